@@ -1,0 +1,46 @@
+"""Citation strings for a law, as a referee would write them in a ruling.
+
+Short form: ``Écarté law 31 (Hoffmann 1909)``. Full form: ``Écarté law 31, in Hoyle's Games
+Modernized: Laws of Écarté (excerpt), Professor Hoffmann, 1909, p. 58``. A clause is cited
+under its law (``Bridge law 39 (V)``), or alone when its law is not in the text
+(``Bridge clause V``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def _label(law: Mapping, parent_number: str | None, game_name: str) -> str:
+    if law["kind"] == "clause":
+        if parent_number:
+            return f"{game_name} law {parent_number} ({law['number']})"
+        return f"{game_name} clause {law['number']}"
+    return f"{game_name} law {law['number']}"
+
+
+def pages(law: Mapping) -> str | None:
+    """``p. 48``, ``pp. 48–49``, or ``None`` when the source prints no pages."""
+    start, end = law.get("page_start"), law.get("page_end")
+    if start is None:
+        return None
+    return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
+
+
+def short_citation(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None) -> str:
+    """``Écarté law 31 (Hoffmann 1909)``: the author's last word, or the title when anonymous."""
+    who = (source.get("author") or source["title"]).split("(")[0].strip().split()[-1]
+    when = f" {source['year']}" if source.get("year") else ""
+    return f"{_label(law, parent_number, game_name)} ({who}{when})"
+
+
+def full_citation(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None) -> str:
+    """Book, author, year, game, law number and page, e.g. for ``cardlaws show``."""
+    parts = [f"{_label(law, parent_number, game_name)}, in {source['title']}"]
+    if source.get("author"):
+        parts.append(source["author"])
+    if source.get("year"):
+        parts.append(str(source["year"]))
+    if pages(law):
+        parts.append(pages(law))
+    return ", ".join(parts)

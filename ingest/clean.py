@@ -1,0 +1,106 @@
+"""Clean: bytes → :class:`Document`, and a raw span → readable text.
+
+- :func:`decode` reads UTF-8 (BOM dropped) or, failing that, Latin-1; NUL bytes and empty files
+  are errors.
+- :func:`find_page_markers` finds printed page numbers, ``{235}`` or ``[48]`` as the sidecar's
+  ``page_marker`` says; other bracketed numbers are footnote references.
+- :func:`clean_text` turns an exact source span into the words a reader wants: page markers
+  removed, Gutenberg ``_italic_``/``=bold=`` markup removed, ``--`` as an em dash, words broken
+  at a line-end hyphen joined again, lines joined with single spaces.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .models import CorpusError, Document, PageMarker, Source
+
+_MARKER_RE = {
+    "{N}": re.compile(r"\{(\d{1,4})\}"),
+    "[N]": re.compile(r"\[(\d{1,4})\]"),
+}
+_ITALIC_RE = re.compile(r"(?<![A-Za-z])_(?=\S)([^_]*?\S)_(?![A-Za-z])")
+_BOLD_RE = re.compile(r"(?<![=A-Za-z0-9])=(?=\S)([^=]*?\S)=(?![=A-Za-z0-9])")
+_HYPHEN_BREAK_RE = re.compile(r"([A-Za-z]+)-[ \t]*\r?\n[ \t]*([a-z]+)")
+_SPACES_RE = re.compile(r"\s+")
+_SPACE_BEFORE_PUNCT_RE = re.compile(r" ([,;:.!?])")
+
+
+def decode(data: bytes, path: object) -> str:
+    """Decode a corpus file's bytes; ``path`` is only used in error messages.
+
+    UTF-8 is tried first (a leading BOM is removed); bytes that are not UTF-8 are read as Latin-1.
+    Line endings are kept as they are, so offsets map back to the file's lines.
+
+    Raises :class:`CorpusError` for an empty (or whitespace-only) file and for a binary file
+    (one with a NUL byte, reported with its line).
+    """
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise CorpusError(f"{path}:{line}: binary file (NUL byte); a corpus text must be plain text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise CorpusError(f"{path}: empty file")
+    return text
+
+
+def find_page_markers(text: str, style: str) -> list[PageMarker]:
+    """Page markers in ``text`` for ``style`` ``"{N}"`` or ``"[N]"``, in order of offset."""
+    return [PageMarker(m.start(), m.end(), int(m.group(1))) for m in _MARKER_RE[style].finditer(text)]
+
+
+def read_document(source: Source, data: bytes) -> Document:
+    """Decode ``data`` (the bytes of ``source.path``) and locate its page markers."""
+    text = decode(data, source.path)
+    return Document(source=source, text=text, page_markers=find_page_markers(text, source.page_marker))
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """Lower-case English words: spaCy's lemma index and lookup lemmas (``spacy-lookups-data``)."""
+    from spacy.lookups import load_lookups
+
+    lookups = load_lookups("en", ["lemma_index", "lemma_lookup"])
+    index = lookups.get_table("lemma_index")
+    words = {w for pos in ("adj", "adv", "noun", "verb") for w in index.get(pos, [])}
+    words.update(v.lower() for v in lookups.get_table("lemma_lookup").values() if isinstance(v, str))
+    return frozenset(words)
+
+
+_WORD_RE = re.compile(r"[A-Za-z]+")
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The lower-case words of a text (to recognise a word broken at a line end)."""
+    return frozenset(w.lower() for w in _WORD_RE.findall(text))
+
+
+def clean_text(raw: str, page_marker: str = "{N}", known_words: frozenset[str] = frozenset()) -> str:
+    """Readable text of an exact source span.
+
+    A word hyphenated across a line break is joined when the joined word is an English word or one
+    of ``known_words`` (pass the document's own words, :func:`words_of`): ``some-\\nthing`` →
+    ``something``; it keeps its hyphen otherwise: ``trump-\\ncard`` → ``trump-card``.
+    Returns a single line with no leading or trailing spaces.
+    """
+
+    def join(m: re.Match) -> str:
+        left, right = m.group(1), m.group(2)
+        joined = (left + right).lower()
+        if joined in known_words or joined in english_words():
+            return left + right
+        return f"{left}-{right}"
+
+    text = _MARKER_RE[page_marker].sub(" ", raw)
+    text = _HYPHEN_BREAK_RE.sub(join, text)
+    text = _BOLD_RE.sub(r"\1", text)
+    text = _ITALIC_RE.sub(r"\1", text)
+    text = text.replace("--", "—")
+    text = _SPACES_RE.sub(" ", text).strip()
+    return _SPACE_BEFORE_PUNCT_RE.sub(r"\1", text)

@@ -1,0 +1,155 @@
+"""The ``cardlaws`` command line (``shared/DESIGN.md`` §2).
+
+Exit status: 0 on success, 1 on a user error (a message on stderr, no traceback), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+import sys
+from pathlib import Path
+
+import click
+
+from . import paths
+from .citation import full_citation, pages, short_citation
+from .models import CorpusError
+
+DB_OPTION = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=paths.DEFAULT_DB,
+    show_default="db/cardlaws.db in the project", help="The SQLite database file.",
+)
+
+
+def fail(message: str) -> None:
+    """Print ``message`` on stderr and exit with status 1."""
+    click.secho(f"error: {message}", fg="red", err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardlaws")
+def main() -> None:
+    """Card Laws: the numbered laws of card games, from historic rule books, in SQLite.
+
+    \b
+    Typical use:
+      cardlaws build              build db/cardlaws.db from the corpus
+      cardlaws serve              build if needed, then browse it at http://127.0.0.1:8001
+      cardlaws show SOURCE/GAME/NUMBER
+    """
+
+
+def _run_build(corpus: tuple[Path, ...], db_path: Path) -> None:
+    from .build import build
+
+    dirs = list(corpus) or [paths.SEEDS]
+
+    def progress(items, length, label):
+        with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
+            yield from bar
+
+    try:
+        report = build(dirs, db_path, progress=progress)
+    except CorpusError as e:
+        fail(f"{e}\nthe build stopped; {db_path} was left as it was")
+    for w in report.warnings:
+        click.secho(f"warning: {w}", fg="yellow", err=True)
+    c = report.counts
+    click.echo(
+        f"Built {db_path}: {c.get('laws', 0)} laws and clauses from {c.get('sources', 0)} sources "
+        f"({c.get('games', 0)} games), {c.get('law_entities', 0)} entity mentions, "
+        f"{c.get('fragments', 0)} fragments, {len(report.warnings)} warnings, in {report.seconds:.1f} s",
+        err=True,
+    )
+
+
+@main.command("build")
+@click.option(
+    "--corpus", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+    help="A folder of texts (*.txt, each with a NAME.toml sidecar), searched recursively. "
+    "Repeat for several. Default: the project's corpus/seeds.",
+)
+@DB_OPTION
+def build_command(corpus: tuple[Path, ...], db_path: Path) -> None:
+    """Build the database from corpus texts: clean, segment into laws, tag entities, load.
+
+    The new database replaces the old one only when the build succeeds; on bad input (a missing
+    or malformed sidecar, an empty or binary file, a section outside its file) the error names
+    the file and the previous database is left as it was.
+    """
+    _run_build(corpus, db_path)
+
+
+@main.command()
+@DB_OPTION
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8001, show_default=True, type=int, help="Port to listen on.")
+def serve(db_path: Path, host: str, port: int) -> None:
+    """Serve the database in Datasette (building it first if it does not exist).
+
+    Browse laws by game, facet by entity, read a law at /law/<id>, search the text, and run SQL
+    across games.
+    """
+    if not db_path.exists():
+        click.echo(f"{db_path} does not exist yet: building it from the corpus first.", err=True)
+        _run_build((), db_path)
+    import uvicorn
+
+    from .serve import make_datasette
+
+    ds = make_datasette(db_path)
+    click.echo(f"Serving {db_path} at http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    uvicorn.run(ds.app(), host=host, port=port, log_level="warning")
+
+
+def _open(db_path: Path) -> sqlite3.Connection:
+    if not db_path.exists():
+        fail(f"no database at {db_path}; run 'cardlaws build' first")
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@main.command()
+@click.argument("law_id")
+@DB_OPTION
+def show(law_id: str, db_path: Path) -> None:
+    """Print one law with its citation and provenance (book, page, file and lines).
+
+    LAW_ID is the law's id, e.g. 002_acea09cb2742a4b7/ecarte/31 (the laws table lists them).
+    """
+    conn = _open(db_path)
+    law = conn.execute("select * from laws where id = ?", [law_id]).fetchone()
+    if law is None:
+        ids = [r[0] for r in conn.execute("select id from laws")]
+        close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        fail(f"no law with id {law_id!r} in {db_path}{hint}")
+    source = conn.execute("select * from sources where slug = ?", [law["source"]]).fetchone()
+    game = conn.execute("select name from games where slug = ?", [law["game"]]).fetchone()["name"]
+    parent = conn.execute("select number from laws where id = ?", [law["parent"]]).fetchone()
+    parent_number = parent["number"] if parent else None
+    law, source = dict(law), dict(source)
+    entities = [r[0] for r in conn.execute(
+        "select distinct e.label from law_entities le join entities e on e.id = le.entity_id "
+        "where le.law_id = ? order by e.label", [law_id])]
+    lines = (f"line {law['line_start']}" if law["line_start"] == law["line_end"]
+             else f"lines {law['line_start']}–{law['line_end']}")
+    click.echo(short_citation(law, source, game, parent_number))
+    click.echo()
+    click.echo(f"{law['number']}. {law['text']}")
+    if law["note"]:
+        click.echo()
+        click.echo(f"[{law['note']}]")
+    click.echo()
+    click.echo(f"Cite as:  {full_citation(law, source, game, parent_number)}")
+    click.echo(f"Source:   {source['file']}, {lines}" + (f", {pages(law)}" if pages(law) else ""))
+    if entities:
+        click.echo(f"Entities: {', '.join(entities)}")
+    click.echo(f"Id:       {law['id']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+"""Find corpus texts and read their sidecars (``shared/DESIGN.md`` §1).
+
+A source is ``NAME.txt`` with ``NAME.toml`` beside it. :func:`find_sources` walks corpus folders;
+:func:`read_sidecar` validates one sidecar; every problem raises :class:`CorpusError` naming the
+file and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from pathlib import Path
+
+from .models import CodeSpec, CorpusError, Source
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SOURCE_SLUG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+PAGE_MARKERS = ("{N}", "[N]")
+
+_TOP_KEYS = {
+    "title": str,
+    "author": str,
+    "year": int,
+    "url": str,
+    "page_marker": str,
+    "excerpt_of": str,
+    "game": str,
+    "sections": list,
+}
+_SECTION_KEYS = {"game": str, "title": str, "start_line": int, "end_line": int, "slug": str}
+
+
+def find_texts(corpus_dirs: list[Path]) -> list[Path]:
+    """Every ``*.txt`` below each folder (recursively), sorted, without duplicates.
+
+    Raises :class:`CorpusError` if a folder does not exist.
+    """
+    seen: dict[Path, None] = {}
+    for d in corpus_dirs:
+        if not d.is_dir():
+            raise CorpusError(f"{d}: corpus folder not found")
+        for p in sorted(d.rglob("*.txt")):
+            if p.is_file():
+                seen.setdefault(p.resolve(), None)
+    return list(seen)
+
+
+def _check_type(path: Path, where: str, key: str, value: object, typ: type) -> None:
+    ok = isinstance(value, typ) and not (typ is int and isinstance(value, bool))
+    if not ok:
+        raise CorpusError(
+            f"{path}: field {where}{key!r} must be {typ.__name__}, not {type(value).__name__}"
+        )
+
+
+def _check_game(path: Path, where: str, game: str) -> None:
+    if not SLUG_RE.match(game):
+        raise CorpusError(
+            f"{path}: field {where}'game' = {game!r} is not a game slug "
+            "(lower-case ASCII letters, digits and hyphens, e.g. 'ecarte', 'auction-bridge')"
+        )
+
+
+def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
+    """Read and validate the sidecar of ``text_path`` (``NAME.toml`` beside ``NAME.txt``).
+
+    ``data`` is the text file's bytes (read from disk when ``None``), used for the checksum and
+    the line-range check. Returns a :class:`Source`.
+
+    Raises :class:`CorpusError` for: a missing sidecar; malformed TOML (with its line); an unknown
+    key; a missing ``title``; a wrong type; neither or both of ``game`` and ``sections``; a bad game
+    slug or page marker; a section whose lines fall outside the file or overlap another.
+    """
+    sidecar = text_path.with_suffix(".toml")
+    if not sidecar.is_file():
+        raise CorpusError(
+            f"{text_path}: no sidecar; create {sidecar.name} beside it with at least "
+            "'title' and 'game' (see shared/DESIGN.md §1)"
+        )
+    try:
+        meta = tomllib.loads(sidecar.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise CorpusError(f"{sidecar}: malformed TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise CorpusError(f"{sidecar}: not UTF-8 ({e.reason} at byte {e.start})") from None
+
+    for key, value in meta.items():
+        if key not in _TOP_KEYS:
+            raise CorpusError(
+                f"{sidecar}: unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})"
+            )
+        _check_type(sidecar, "", key, value, _TOP_KEYS[key])
+    if "title" not in meta or not meta["title"].strip():
+        raise CorpusError(f"{sidecar}: field 'title' is required")
+    page_marker = meta.get("page_marker", "{N}")
+    if page_marker not in PAGE_MARKERS:
+        raise CorpusError(
+            f"{sidecar}: field 'page_marker' = {page_marker!r} must be \"{{N}}\" or \"[N]\""
+        )
+    if ("game" in meta) == ("sections" in meta):
+        raise CorpusError(
+            f"{sidecar}: give either 'game' (the whole file is one game's laws) or "
+            "[[sections]] tables (one per code of laws), not "
+            + ("both" if "game" in meta else "neither")
+        )
+
+    if data is None:
+        data = text_path.read_bytes()
+    line_count = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+    codes: list[CodeSpec] = []
+    if "game" in meta:
+        _check_game(sidecar, "", meta["game"])
+        codes.append(CodeSpec(slug=meta["game"], game=meta["game"]))
+    else:
+        codes = _read_sections(sidecar, meta["sections"], line_count)
+
+    slug = text_path.stem
+    if not SOURCE_SLUG_RE.match(slug):
+        raise CorpusError(
+            f"{text_path}: the file name must be URL-safe (letters, digits, '-', '_', '.') "
+            "since it becomes part of every law id"
+        )
+    return Source(
+        slug=slug,
+        path=text_path,
+        title=meta["title"].strip(),
+        sha256=hashlib.sha256(data).hexdigest(),
+        codes=tuple(codes),
+        author=meta.get("author"),
+        year=meta.get("year"),
+        url=meta.get("url"),
+        page_marker=page_marker,
+        excerpt_of=meta.get("excerpt_of"),
+    )
+
+
+def _read_sections(sidecar: Path, sections: list, line_count: int) -> list[CodeSpec]:
+    if not sections:
+        raise CorpusError(f"{sidecar}: [[sections]] is empty")
+    codes: list[CodeSpec] = []
+    used: dict[str, int] = {}
+    for i, sec in enumerate(sections, start=1):
+        where = f"sections[{i}]."
+        if not isinstance(sec, dict):
+            raise CorpusError(f"{sidecar}: sections[{i}] must be a table ([[sections]])")
+        for key, value in sec.items():
+            if key not in _SECTION_KEYS:
+                raise CorpusError(
+                    f"{sidecar}: unknown key {where}{key} "
+                    f"(known: {', '.join(sorted(_SECTION_KEYS))})"
+                )
+            _check_type(sidecar, where, key, value, _SECTION_KEYS[key])
+        for key in ("game", "start_line", "end_line"):
+            if key not in sec:
+                raise CorpusError(f"{sidecar}: field {where}{key} is required")
+        _check_game(sidecar, where, sec["game"])
+        start, end = sec["start_line"], sec["end_line"]
+        if not 1 <= start <= end <= line_count:
+            raise CorpusError(
+                f"{sidecar}: {where[:-1]} lines {start}–{end} fall outside the file "
+                f"({line_count} lines) or end before they start"
+            )
+        for other in codes:
+            if other.start_line <= end and start <= other.end_line:
+                raise CorpusError(
+                    f"{sidecar}: {where[:-1]} lines {start}–{end} overlap the section "
+                    f"{other.slug!r} at lines {other.start_line}–{other.end_line}"
+                )
+        slug = sec.get("slug") or sec["game"]
+        if slug in used:
+            used[slug] += 1
+            slug = f"{slug}-{used[slug]}"
+        used.setdefault(slug, 1)
+        if not SLUG_RE.match(slug):
+            raise CorpusError(f"{sidecar}: field {where}slug = {slug!r} is not a slug")
+        codes.append(CodeSpec(slug, sec["game"], sec.get("title"), start, end))
+    return codes

@@ -1,0 +1,142 @@
+"""Load: write the segmented, tagged corpus into a new SQLite file with sqlite-utils.
+
+Tables (``shared/DESIGN.md`` §3, plus ``codes`` and ``fragments``): ``games``, ``sources``,
+``codes``, ``laws`` (with ``entities``, a JSON array of entity ids for Datasette's
+``_facet_array``), ``fragments``, ``entities``, ``law_entities``, the FTS5 index ``laws_fts``
+(porter stemming, over ``text`` and ``note``), and the views in ``db/views/*.sql``.
+
+:func:`write_database` writes to the path it is given; making that atomic is the caller's job
+(:func:`ingest.build.build` writes a temporary file and renames it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import sqlite_utils
+
+from .models import Document, Entity, Segmentation
+from .paths import VIEWS
+
+LAW_COLUMNS = {
+    "id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
+    "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
+    "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
+}
+
+
+def write_database(
+    path: Path,
+    games: dict[str, str],
+    entities: list[Entity],
+    corpus: Iterable[tuple[Document, list[Segmentation]]],
+    views: Path = VIEWS,
+) -> dict[str, int]:
+    """Write every table to a new database at ``path`` (which must not exist).
+
+    ``games`` maps the slugs used to display names; ``corpus`` gives each document with its codes'
+    segmentations, laws already tagged. Returns row counts by table.
+    """
+    db = sqlite_utils.Database(path)
+    db.execute("PRAGMA journal_mode = DELETE")
+    corpus = list(corpus)
+
+    db["games"].insert_all(
+        ({"slug": slug, "name": name} for slug, name in sorted(games.items())),
+        pk="slug", columns={"slug": str, "name": str},
+    )
+    db["sources"].insert_all(
+        (
+            {
+                "slug": d.source.slug, "title": d.source.title, "author": d.source.author,
+                "year": d.source.year, "url": d.source.url, "file": d.source.file,
+                "sha256": d.source.sha256, "excerpt_of": d.source.excerpt_of,
+                "page_marker": d.source.page_marker, "lines": d.line_count,
+            }
+            for d, _ in corpus
+        ),
+        pk="slug",
+        columns={"author": str, "year": int, "url": str, "excerpt_of": str},
+    )
+    db["codes"].create(
+        {"id": str, "source": str, "game": str, "title": str, "line_start": int, "line_end": int, "laws": int},
+        pk="id", foreign_keys=[("source", "sources", "slug"), ("game", "games", "slug")],
+    )
+    db["codes"].insert_all(
+        {
+            "id": f"{d.source.slug}/{s.code.slug}", "source": d.source.slug, "game": s.code.game,
+            "title": s.code.title,
+            "line_start": s.code.start_line or 1, "line_end": s.code.end_line or d.line_count,
+            "laws": sum(1 for law in s.laws if law.kind == "law"),
+        }
+        for d, segs in corpus
+        for s in segs
+    )
+    db["laws"].create(
+        LAW_COLUMNS, pk="id", not_null={"source", "game", "code", "number", "kind", "text", "raw_text"},
+        foreign_keys=[
+            ("source", "sources", "slug"), ("game", "games", "slug"), ("code", "codes", "id"),
+            ("parent", "laws", "id"),
+        ],
+    )
+    db["laws"].insert_all(
+        {
+            "id": law.id, "source": law.source, "game": law.game,
+            "code": f"{law.source}/{law.code}", "section": law.section, "number": law.number,
+            "parent": law.parent, "kind": law.kind, "ordinal": law.ordinal, "text": law.text,
+            "raw_text": law.raw_text, "note": law.note, "page_start": law.page_start,
+            "page_end": law.page_end, "line_start": law.line_start, "line_end": law.line_end,
+            "entities": law.entity_ids,
+        }
+        for _, segs in corpus
+        for s in segs
+        for law in s.laws
+    )
+    db["fragments"].create(
+        {"id": str, "source": str, "code": str, "text": str, "raw_text": str, "reason": str,
+         "page_start": int, "page_end": int, "line_start": int, "line_end": int},
+        pk="id", foreign_keys=[("source", "sources", "slug"), ("code", "codes", "id")],
+    )
+    db["fragments"].insert_all(
+        {
+            "id": f.id, "source": f.source, "code": f"{f.source}/{f.code}", "text": f.text,
+            "raw_text": f.raw_text, "reason": f.reason, "page_start": f.page_start,
+            "page_end": f.page_end, "line_start": f.line_start, "line_end": f.line_end,
+        }
+        for _, segs in corpus
+        for s in segs
+        for f in s.fragments
+    )
+    db["entities"].insert_all(
+        ({"id": e.id, "label": e.label, "kind": e.kind, "definition": e.definition} for e in entities),
+        pk="id",
+    )
+    db["law_entities"].create(
+        {"law_id": str, "entity_id": str, "start": int, "end": int, "text": str},
+        pk=("law_id", "start", "entity_id"),
+        foreign_keys=[("law_id", "laws", "id"), ("entity_id", "entities", "id")],
+    )
+    db["law_entities"].insert_all(
+        {"law_id": law.id, "entity_id": m.entity_id, "start": m.start, "end": m.end, "text": m.text}
+        for _, segs in corpus
+        for s in segs
+        for law in s.laws
+        for m in law.mentions
+    )
+    for table, cols in [
+        ("laws", ["game"]), ("laws", ["source"]), ("laws", ["code"]), ("laws", ["parent"]),
+        ("laws", ["kind"]), ("law_entities", ["entity_id"]), ("law_entities", ["law_id"]),
+        ("codes", ["source"]), ("fragments", ["source"]),
+    ]:
+        db[table].create_index(cols)
+    db["laws"].enable_fts(["text", "note"], tokenize="porter")
+    for sql_file in sorted(views.glob("*.sql")):
+        db.create_view(sql_file.stem, sql_file.read_text(encoding="utf-8"))
+    counts = {t: db[t].count for t in db.table_names() if not t.startswith("laws_fts")}
+    db.execute("PRAGMA foreign_keys = ON")
+    problems = list(db.execute("PRAGMA foreign_key_check"))
+    db.close()
+    if problems:
+        raise RuntimeError(f"foreign key check failed: {problems[:5]}")
+    return counts

@@ -1,0 +1,210 @@
+"""Typed records passed between the pipeline stages: clean → segment → tag → load.
+
+Offsets are character offsets into :attr:`Document.text` (the decoded file, BOM removed, line
+endings as in the file) unless a docstring says otherwise; line numbers are 1-based lines of the
+file as it is on disk (``shared/DESIGN.md`` §3).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class CorpusError(Exception):
+    """Bad input: a text or sidecar that cannot be ingested.
+
+    The message always names the file (and the line or field where one is known), so the CLI can
+    print it as it is.
+    """
+
+
+@dataclass(frozen=True)
+class CodeSpec:
+    """One code of laws inside a source, as a sidecar declares it.
+
+    ``slug`` is unique within the source and becomes the middle part of law ids
+    (``<source>/<slug>/<number>``); it is the game slug unless two codes of one source share a game.
+    ``start_line``/``end_line`` are 1-based and inclusive; ``None`` means the whole file.
+    """
+
+    slug: str
+    game: str
+    title: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """A corpus text and what its sidecar says of it.
+
+    ``slug`` is the file name without ``.txt``; ``sha256`` the hex digest of the file's bytes.
+    ``page_marker`` is ``"{N}"`` or ``"[N]"`` (how the book prints page numbers).
+    """
+
+    slug: str
+    path: Path
+    title: str
+    sha256: str
+    codes: tuple[CodeSpec, ...]
+    author: str | None = None
+    year: int | None = None
+    url: str | None = None
+    page_marker: str = "{N}"
+    excerpt_of: str | None = None
+
+    @property
+    def file(self) -> str:
+        return self.path.name
+
+
+@dataclass(frozen=True)
+class PageMarker:
+    """A printed page number found in the text: ``text[start:end]`` is e.g. ``{235}``.
+
+    The page numbered ``page`` begins right after the marker.
+    """
+
+    start: int
+    end: int
+    page: int
+
+
+@dataclass
+class Document:
+    """A source's decoded text with its line and page geography."""
+
+    source: Source
+    text: str
+    page_markers: list[PageMarker] = field(default_factory=list)
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._line_starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines, counting a last line without a newline."""
+        n = len(self._line_starts)
+        return n - 1 if self.text.endswith("\n") else n
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of the character at ``offset``."""
+        return bisect.bisect_right(self._line_starts, offset)
+
+    def offset_of_line(self, line: int) -> int:
+        """Offset of the first character of 1-based ``line`` (``len(text)`` past the end)."""
+        if line - 1 < len(self._line_starts):
+            return self._line_starts[line - 1]
+        return len(self.text)
+
+    def page_of(self, offset: int) -> int | None:
+        """Printed page of the character at ``offset``.
+
+        Text after a marker ``{N}`` is on page N; text before a file's first marker is on the page
+        before it; a file with no markers has no pages (``None``).
+        """
+        if not self.page_markers:
+            return None
+        ends = [m.end for m in self.page_markers]
+        k = bisect.bisect_right(ends, offset)
+        if k == 0:
+            return self.page_markers[0].page - 1
+        return self.page_markers[k - 1].page
+
+
+@dataclass(frozen=True)
+class Span:
+    """Half-open character range ``[start, end)`` into :attr:`Document.text`."""
+
+    start: int
+    end: int
+
+
+@dataclass
+class Law:
+    """A numbered law or clause as found in a code.
+
+    ``kind`` is ``law`` or ``clause``; ``number`` the label as printed without its trailing ``.``
+    or dash (``31``, ``xii``, ``V``); ``parent`` the id of the law a clause belongs to (``None`` when
+    its head is not in the text). ``span`` covers the label and the law's words; ``note_spans`` the
+    bracketed commentary that follows it. ``text`` and ``note`` are clean; ``raw_text`` is exact.
+    """
+
+    id: str
+    source: str
+    game: str
+    code: str
+    number: str
+    kind: str
+    ordinal: int
+    span: Span
+    text: str
+    raw_text: str
+    line_start: int
+    line_end: int
+    page_start: int | None
+    page_end: int | None
+    parent: str | None = None
+    section: str | None = None
+    note: str | None = None
+    note_spans: list[Span] = field(default_factory=list)
+    mentions: list["Mention"] = field(default_factory=list)
+
+    @property
+    def entity_ids(self) -> list[str]:
+        """Distinct entity ids mentioned in the law, sorted."""
+        return sorted({m.entity_id for m in self.mentions})
+
+
+@dataclass
+class Fragment:
+    """Text inside a code that belongs to no law found there, kept so nothing is lost.
+
+    Example: seed 003 opens in the middle of a note whose law is not in the excerpt.
+    ``reason`` says why it stands alone.
+    """
+
+    id: str
+    source: str
+    code: str
+    span: Span
+    text: str
+    raw_text: str
+    line_start: int
+    line_end: int
+    page_start: int | None
+    page_end: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entity mention: ``law.text[start:end] == text``, tagged ``entity_id``."""
+
+    entity_id: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Entity:
+    """An entry of the card-law entity taxonomy (``ingest/vocabulary/entities.toml``)."""
+
+    id: str
+    label: str
+    kind: str
+    definition: str
+
+
+@dataclass
+class Segmentation:
+    """What segmentation found in one code: its laws, fragments and warnings (with line numbers)."""
+
+    code: CodeSpec
+    laws: list[Law]
+    fragments: list[Fragment]
+    warnings: list[str] = field(default_factory=list)

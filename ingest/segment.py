@@ -1,0 +1,338 @@
+"""Segment: split one code of a :class:`Document` into numbered laws, clauses, notes and fragments.
+
+The numbering styles handled (all seen in the seed excerpts, ``shared/seeds/SEEDS.md``):
+
+- Arabic ``31.``, ``31.—``, ``31.--``, ``47a.``, and a number printed without its period when it
+  continues the sequence (``46 A player``, Hoffmann's Laws of Bridge, 1904);
+- lower-case Roman laws ``ii.`` … ``xii.`` (Enquire Within, para. 76);
+- upper-case Roman clauses ``V.`` … ``VII.`` under an Arabic law (Hoffmann's Bridge law 39);
+- laws that run on inside one line (``… again. 6. When a player …``, seed 000).
+
+A label counts at the start of a line, or after the end of a sentence when it continues the
+sequence (the next number): a number inside a sentence that does not continue it is text.
+Whichever style numbers the most labels in the code numbers its laws; another Roman style
+numbers clauses, restarting under each law. A paragraph opening with ``[`` is commentary, the
+``note`` of the law before it. Text before the first law (seed 003 opens mid-note) becomes a
+:class:`Fragment`, never part of a law.
+
+Nothing is lost: the spans of laws, notes and fragments cover every character of the code but
+whitespace and page markers, without overlap (:func:`uncovered` checks it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .clean import clean_text, words_of
+from .models import CodeSpec, Document, Fragment, Law, Segmentation, Span
+
+_ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+_LABEL_RE = re.compile(
+    r"(?<![\w.,'’])"
+    r"(?:(?P<arabic>\d{1,3})(?P<suffix>[a-z])?|(?P<lower>" + _ROMAN.lower() + r")|(?P<upper>" + _ROMAN + r"))"
+    r"(?P<punct>\.(?:—|--)?|(?=[ \t]+[A-Z]))"
+)
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+_NOTE_OPEN_RE = re.compile(r"(?m)^[ \t]*(\[)(?!\d{1,4}\])")
+_SENTENCE_END = ".!?"
+_CLOSERS = "\"'”’)]"
+
+STYLES = ("arabic", "lower", "upper")
+
+
+def roman_value(s: str) -> int:
+    """Value of a Roman numeral (either case): ``xii`` → 12."""
+    total = 0
+    vals = [_ROMAN_VALUES[ch] for ch in s.lower()]
+    for i, v in enumerate(vals):
+        total += -v if i + 1 < len(vals) and vals[i + 1] > v else v
+    return total
+
+
+@dataclass(frozen=True)
+class Label:
+    """A candidate law number: ``text[start:end]`` is the label with its ``.``/dash."""
+
+    start: int
+    end: int
+    style: str
+    number: str
+    key: tuple[int, int]
+    strong: bool  # at a line start and punctuated
+
+
+def _is_successor(prev: tuple[int, int], key: tuple[int, int]) -> bool:
+    """``key`` continues ``prev``: 31 → 32, 47 → 47a, 47a → 47b, 47a → 48."""
+    n, s = prev
+    return key in ((n + 1, 0), (n, s + 1))
+
+
+def _find_labels(text: str, start: int, end: int, blocked: list[Span]) -> list[Label]:
+    labels = []
+    for m in _LABEL_RE.finditer(text, start, end):
+        if not m.group(0) or any(b.start <= m.start() < b.end for b in blocked):
+            continue
+        style = "arabic" if m.group("arabic") else "lower" if m.group("lower") else "upper"
+        punct = m.group("punct")
+        after = text[m.end() : m.end() + 1]
+        if punct == "." and not (after == "" or after.isspace()):
+            continue
+        if punct == "" and style != "arabic":
+            continue
+        # what stands before the label on its line
+        i = m.start()
+        while i > start and text[i - 1] in " \t":
+            i -= 1
+        at_line_start = i == start or text[i - 1] == "\n"
+        if punct == "" and not at_line_start:
+            continue
+        if not at_line_start:
+            j = i
+            while j > start and text[j - 1] in _CLOSERS:
+                j -= 1
+            if i == m.start() or j == start or text[j - 1] not in _SENTENCE_END:
+                continue
+        if style == "arabic":
+            number = m.group("arabic") + (m.group("suffix") or "")
+            suffix = m.group("suffix")
+            key = (int(m.group("arabic")), ord(suffix) - ord("a") + 1 if suffix else 0)
+        else:
+            number = m.group(style)
+            key = (roman_value(number), 0)
+        labels.append(Label(m.start(), m.end(), style, number, key, at_line_start and bool(punct)))
+    return labels
+
+
+def _select(labels: list[Label], where: str, doc: Document, warnings: list[str] | None) -> list[Label]:
+    """The labels that number a sequence: strong ones, and weak ones that continue it."""
+    chosen: list[Label] = []
+    for lab in labels:
+        if not chosen:
+            if lab.strong:
+                chosen.append(lab)
+            continue
+        prev = chosen[-1]
+        if _is_successor(prev.key, lab.key):
+            chosen.append(lab)
+        elif lab.strong:
+            chosen.append(lab)
+            if warnings is not None:
+                line = doc.line_of(lab.start)
+                what = "skips from" if lab.key > prev.key else "is out of order after"
+                warnings.append(
+                    f"{doc.source.path}:{line}: {where}: law {lab.number} {what} {prev.number}"
+                )
+    return chosen
+
+
+def _find_notes(text: str, start: int, end: int, blocked: list[Span]) -> list[Span]:
+    """Bracketed commentary paragraphs: ``[`` at a line start to its matching ``]``.
+
+    An unclosed note runs to the end of its paragraph (a blank line) or of the code.
+    """
+    notes: list[Span] = []
+    pos = start
+    while True:
+        m = _NOTE_OPEN_RE.search(text, pos, end)
+        if not m:
+            return notes
+        s = m.start(1)
+        if any(b.start <= s < b.end for b in blocked):
+            pos = m.end()
+            continue
+        depth, i, e = 0, s, None
+        while i < end:
+            ch = text[i]
+            if ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+                if depth == 0:
+                    e = i + 1
+                    break
+            elif ch == "\n" and re.match(r"\n[ \t]*\r?\n", text[i : i + 64]):
+                e = i
+                break
+            i += 1
+        e = end if e is None else e
+        notes.append(Span(s, e))
+        pos = e
+
+
+def _trim(doc: Document, start: int, end: int, marker_starts: dict[int, int]) -> int:
+    """Move ``end`` back over trailing whitespace and page markers."""
+    text = doc.text
+    while end > start:
+        if text[end - 1].isspace():
+            end -= 1
+        elif end in marker_starts:
+            end = marker_starts[end]
+        else:
+            break
+    return end
+
+
+def _lead(doc: Document, start: int, end: int, marker_ends: dict[int, int]) -> int:
+    """Move ``start`` forward over leading whitespace and page markers."""
+    text = doc.text
+    while start < end:
+        if text[start].isspace():
+            start += 1
+        elif start in marker_ends:
+            start = marker_ends[start]
+        else:
+            break
+    return start
+
+
+def code_span(doc: Document, code: CodeSpec) -> Span:
+    """Character range of a code's lines (the whole text when it has no line range)."""
+    if code.start_line is None:
+        return Span(0, len(doc.text))
+    return Span(doc.offset_of_line(code.start_line), doc.offset_of_line(code.end_line + 1))
+
+
+def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentation:
+    """Split ``code`` of ``doc`` into laws, clauses (with notes) and fragments, in text order.
+
+    ``first_ordinal`` is the ordinal given to the first law (ordinals count laws and clauses in
+    reading order through the whole corpus). Warnings (skipped or out-of-order numbers) name the file and line.
+    """
+    src = doc.source
+    text = doc.text
+    span = code_span(doc, code)
+    where = f"{src.slug} [{code.slug}]"
+    markers = [m for m in doc.page_markers if span.start <= m.start < span.end]
+    marker_starts = {m.end: m.start for m in markers}
+    marker_ends = {m.start: m.end for m in markers}
+    marker_spans = [Span(m.start, m.end) for m in markers]
+    warnings: list[str] = []
+    known = words_of(text[span.start : span.end])
+
+    def clean(raw: str) -> str:
+        return clean_text(raw, src.page_marker, known)
+
+    notes = _find_notes(text, span.start, span.end, marker_spans)
+    labels = _find_labels(text, span.start, span.end, marker_spans + notes)
+    by_style = {s: [lab for lab in labels if lab.style == s] for s in STYLES}
+    counts = {s: len(_select(by_style[s], where, doc, None)) for s in STYLES}
+    law_style = max(STYLES, key=lambda s: (counts[s], -STYLES.index(s)))
+    if counts[law_style] == 0:
+        return Segmentation(code, [], [], [f"{src.path}: {where}: no numbered laws found"])
+    law_labels = _select(by_style[law_style], where, doc, warnings)
+
+    # clauses: another Roman style, its sequence restarting under each law
+    clause_labels: list[tuple[Label, Label | None]] = []
+    bounds = [span.start] + [lab.start for lab in law_labels] + [span.end]
+    heads: list[Label | None] = [None] + law_labels
+    clause_styles = [s for s in ("upper", "lower") if s != law_style and counts[s]]
+    for style in clause_styles[:1]:
+        for head, lo, hi in zip(heads, bounds, bounds[1:]):
+            region = [lab for lab in by_style[style] if lo <= lab.start < hi]
+            clause_labels += [(lab, head) for lab in _select(region, where, doc, warnings)]
+
+    # boundaries in text order: ("law"|"clause", label, head) and ("note", span)
+    events: list[tuple[int, str, object, object]] = [(lab.start, "law", lab, None) for lab in law_labels]
+    events += [(lab.start, "clause", lab, head) for lab, head in clause_labels]
+    events += [(n.start, "note", n, None) for n in notes]
+    events.sort(key=lambda e: e[0])
+
+    laws: list[Law] = []
+    fragments: list[Fragment] = []
+    ids: dict[str, int] = {}
+    law_by_label: dict[int, Law] = {}
+    last: Law | None = None
+
+    def add_fragment(s: int, e: int, reason: str) -> None:
+        s = _lead(doc, s, e, marker_ends)
+        e = _trim(doc, s, e, marker_starts)
+        if s >= e:
+            return
+        fid = f"{src.slug}/{code.slug}/fragment-{len(fragments) + 1}"
+        fragments.append(
+            Fragment(
+                id=fid, source=src.slug, code=code.slug, span=Span(s, e),
+                text=clean(text[s:e]), raw_text=text[s:e],
+                line_start=doc.line_of(s), line_end=doc.line_of(e - 1),
+                page_start=doc.page_of(s), page_end=doc.page_of(e - 1), reason=reason,
+            )
+        )
+        warnings.append(f"{src.path}:{doc.line_of(s)}: {where}: kept as a fragment ({reason})")
+
+    add_fragment(span.start, events[0][0] if events else span.end, "text before the first law")
+    for i, (pos, kind, obj, head) in enumerate(events):
+        nxt = events[i + 1][0] if i + 1 < len(events) else span.end
+        if kind == "note":
+            note: Span = obj  # type: ignore[assignment]
+            if last is None:
+                add_fragment(note.start, note.end, "a note before the first law")
+            else:
+                last.note_spans.append(note)
+            add_fragment(note.end, nxt, "text after a note")
+            continue
+        lab: Label = obj  # type: ignore[assignment]
+        end = _trim(doc, lab.start, nxt, marker_starts)
+        parent = law_by_label.get(head.start) if head is not None else None
+        path = f"{parent.number}/{lab.number}" if parent else lab.number
+        law_id = f"{src.slug}/{code.slug}/{path}"
+        if law_id in ids:
+            ids[law_id] += 1
+            warnings.append(
+                f"{src.path}:{doc.line_of(lab.start)}: {where}: number {lab.number} is "
+                f"duplicated; kept as {law_id}~{ids[law_id]}"
+            )
+            law_id = f"{law_id}~{ids[law_id]}"
+        else:
+            ids[law_id] = 1
+        body_start = _lead(doc, lab.end, end, marker_ends)
+        law = Law(
+            id=law_id, source=src.slug, game=code.game, code=code.slug, number=lab.number,
+            kind=kind, ordinal=first_ordinal + len(laws), span=Span(lab.start, end),
+            text=clean(text[body_start:end]), raw_text=text[lab.start : end],
+            line_start=doc.line_of(lab.start), line_end=doc.line_of(end - 1),
+            page_start=doc.page_of(lab.start), page_end=doc.page_of(end - 1),
+            parent=parent.id if parent else None,
+        )
+        laws.append(law)
+        if kind == "law":
+            law_by_label[lab.start] = law
+        last = law
+
+    for law in laws:
+        if law.note_spans:
+            parts = [text[n.start : n.end] for n in law.note_spans]
+            parts = [clean(p.strip().removeprefix("[").removesuffix("]")) for p in parts]
+            law.note = "\n\n".join(parts)
+    return Segmentation(code, laws, fragments, warnings)
+
+
+def uncovered(doc: Document, seg: Segmentation) -> list[Span]:
+    """Runs of characters in the code that no law, note or fragment covers and that are neither
+    whitespace nor page markers; empty when nothing was lost."""
+    span = code_span(doc, seg.code)
+    covered = bytearray(span.end - span.start)
+    spans = [law.span for law in seg.laws] + [n for law in seg.laws for n in law.note_spans]
+    spans += [f.span for f in seg.fragments] + [Span(m.start, m.end) for m in doc.page_markers]
+    for s in spans:
+        for i in range(max(s.start, span.start), min(s.end, span.end)):
+            covered[i - span.start] = 1
+    gaps: list[Span] = []
+    for i, flag in enumerate(covered):
+        if not flag and not doc.text[span.start + i].isspace():
+            if gaps and gaps[-1].end == span.start + i:
+                gaps[-1] = Span(gaps[-1].start, span.start + i + 1)
+            else:
+                gaps.append(Span(span.start + i, span.start + i + 1))
+    return gaps
+
+
+def overlaps(seg: Segmentation) -> list[tuple[Span, Span]]:
+    """Pairs of law, note and fragment spans that share characters (empty when none do)."""
+    spans = sorted(
+        [law.span for law in seg.laws]
+        + [n for law in seg.laws for n in law.note_spans]
+        + [f.span for f in seg.fragments],
+        key=lambda s: (s.start, s.end),
+    )
+    return [(a, b) for a, b in zip(spans, spans[1:]) if b.start < a.end]

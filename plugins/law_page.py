@@ -1,0 +1,84 @@
+"""A page for each law at ``/law/<law id>``: its text with entity mentions marked, its note,
+clauses, citation and provenance (book, code, pages, file lines)."""
+
+from __future__ import annotations
+
+from datasette import hookimpl
+from datasette.utils.asgi import NotFound, Response
+from markupsafe import Markup, escape
+
+from ingest.citation import full_citation, pages, short_citation
+
+
+def highlight(text: str, mentions: list[dict]) -> Markup:
+    """``text`` as HTML with each mention wrapped in ``<mark>`` (overlapping mentions: the first
+    and longest wins); mentions are rows of ``law_entities`` joined to ``entities``."""
+    out, pos = [], 0
+    for m in sorted(mentions, key=lambda m: (m["start"], -m["end"])):
+        if m["start"] < pos:
+            continue
+        out.append(escape(text[pos : m["start"]]))
+        out.append(
+            Markup('<mark class="entity entity-{kind}" title="{label}">{words}</mark>').format(
+                kind=m["kind"], label=m["label"], words=text[m["start"] : m["end"]]
+            )
+        )
+        pos = m["end"]
+    out.append(escape(text[pos:]))
+    return Markup("").join(out)
+
+
+async def law_page(datasette, request):
+    law_id = request.url_vars["law_id"]
+    db = datasette.get_database()
+
+    async def one(sql, params):
+        rows = (await db.execute(sql, params)).rows
+        return dict(rows[0]) if rows else None
+
+    law = await one("select * from laws where id = ?", [law_id])
+    if law is None:
+        raise NotFound(f"No law with id {law_id}")
+    source = await one("select * from sources where slug = ?", [law["source"]])
+    game = await one("select * from games where slug = ?", [law["game"]])
+    code = await one("select * from codes where id = ?", [law["code"]])
+    parent = await one("select id, number, text from laws where id = ?", [law["parent"]])
+    mentions = [dict(r) for r in (await db.execute(
+        "select le.*, e.label, e.kind from law_entities le join entities e on e.id = le.entity_id "
+        "where le.law_id = ? order by le.start", [law_id])).rows]
+    clauses = [dict(r) for r in (await db.execute(
+        "select id, number, text from laws where parent = ? order by ordinal", [law_id])).rows]
+    neighbours = {
+        name: await one(
+            f"select id, number from laws where source = ? and ordinal {op} ? "
+            f"order by ordinal {order} limit 1",
+            [law["source"], law["ordinal"]],
+        )
+        for name, op, order in (("previous", "<", "desc"), ("next", ">", "asc"))
+    }
+    entities = {}
+    for m in mentions:
+        entities.setdefault(m["entity_id"], {"id": m["entity_id"], "label": m["label"], "kind": m["kind"], "mentions": []})
+        entities[m["entity_id"]]["mentions"].append(m["text"])
+    parent_number = parent["number"] if parent else None
+    context = {
+        "law": law,
+        "source": source,
+        "game": game,
+        "code": code,
+        "parent": parent,
+        "clauses": clauses,
+        "entities": sorted(entities.values(), key=lambda e: e["label"]),
+        "text_html": highlight(law["text"], mentions),
+        "pages": pages(law),
+        "short_citation": short_citation(law, source, game["name"], parent_number),
+        "full_citation": full_citation(law, source, game["name"], parent_number),
+        "database": db.name,
+        **neighbours,
+    }
+    return Response.html(await datasette.render_template("law.html", context, request=request))
+
+
+@hookimpl
+def register_routes():
+    return [(r"^/law/(?P<law_id>.+)$", law_page)]
