@@ -28,8 +28,12 @@ def pages(law: Mapping) -> str | None:
 
 
 def short_citation(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None) -> str:
-    """``Écarté law 31 (Hoffmann 1909)``: the author's last word, or the title when anonymous."""
-    who = (source.get("author") or source["title"]).split("(")[0].strip().split()[-1]
+    """``Écarté law 31 (Hoffmann 1909)``: the author's last name, or for an anonymous book its
+    title up to any colon (``Whist law iv (Enquire Within Upon Everything 1894)``)."""
+    if source.get("author"):
+        who = source["author"].split("(")[0].strip().split()[-1]
+    else:
+        who = source["title"].split(":")[0].strip()
     when = f" {source['year']}" if source.get("year") else ""
     return f"{_label(law, parent_number, game_name)} ({who}{when})"
 

@@ -10,8 +10,8 @@ The numbering styles handled (all seen in the seed excerpts, ``shared/seeds/SEED
 
 A label counts at the start of a line, or after the end of a sentence when it continues the
 sequence (the next number): a number inside a sentence that does not continue it is text.
-Whichever style numbers the most labels in the code numbers its laws; another Roman style
-numbers clauses, restarting under each law. A paragraph opening with ``[`` is commentary, the
+The style whose labels run longest in sequence numbers the code's laws (Arabic on a tie); another
+Roman style numbers clauses, restarting under each law. A paragraph opening with ``[`` is commentary, the
 ``note`` of the law before it. Text before the first law (seed 003 opens mid-note) becomes a
 :class:`Fragment`, never part of a law.
 
@@ -68,7 +68,9 @@ def _is_successor(prev: tuple[int, int], key: tuple[int, int]) -> bool:
     return key in ((n + 1, 0), (n, s + 1))
 
 
-def _find_labels(text: str, start: int, end: int, blocked: list[Span]) -> list[Label]:
+def _find_labels(
+    text: str, start: int, end: int, blocked: list[Span], marker_starts: dict[int, int]
+) -> list[Label]:
     labels = []
     for m in _LABEL_RE.finditer(text, start, end):
         if not m.group(0) or any(b.start <= m.start() < b.end for b in blocked):
@@ -82,8 +84,8 @@ def _find_labels(text: str, start: int, end: int, blocked: list[Span]) -> list[L
             continue
         # what stands before the label on its line
         i = m.start()
-        while i > start and text[i - 1] in " \t":
-            i -= 1
+        while i > start and (text[i - 1] in " \t" or i in marker_starts):
+            i = marker_starts.get(i, i - 1)
         at_line_start = i == start or text[i - 1] == "\n"
         if punct == "" and not at_line_start:
             continue
@@ -124,6 +126,12 @@ def _select(labels: list[Label], where: str, doc: Document, warnings: list[str] 
                     f"{doc.source.path}:{line}: {where}: law {lab.number} {what} {prev.number}"
                 )
     return chosen
+
+
+def _in_sequence(chosen: list[Label]) -> int:
+    """How many labels continue the sequence (the first counts): law numbers run on through a
+    code, clause numbers restart, so this ranks laws' style above clauses'."""
+    return sum(1 for a, b in zip([None, *chosen], chosen) if a is None or _is_successor(a.key, b.key))
 
 
 def _find_notes(text: str, start: int, end: int, blocked: list[Span]) -> list[Span]:
@@ -214,13 +222,11 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
         return clean_text(raw, src.page_marker, known)
 
     notes = _find_notes(text, span.start, span.end, marker_spans)
-    labels = _find_labels(text, span.start, span.end, marker_spans + notes)
+    labels = _find_labels(text, span.start, span.end, marker_spans + notes, marker_starts)
     by_style = {s: [lab for lab in labels if lab.style == s] for s in STYLES}
-    counts = {s: len(_select(by_style[s], where, doc, None)) for s in STYLES}
+    counts = {s: _in_sequence(_select(by_style[s], where, doc, None)) for s in STYLES}
     law_style = max(STYLES, key=lambda s: (counts[s], -STYLES.index(s)))
-    if counts[law_style] == 0:
-        return Segmentation(code, [], [], [f"{src.path}: {where}: no numbered laws found"])
-    law_labels = _select(by_style[law_style], where, doc, warnings)
+    law_labels = _select(by_style[law_style], where, doc, warnings) if counts[law_style] else []
 
     # clauses: another Roman style, its sequence restarting under each law
     clause_labels: list[tuple[Label, Label | None]] = []
@@ -260,7 +266,10 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
         )
         warnings.append(f"{src.path}:{doc.line_of(s)}: {where}: kept as a fragment ({reason})")
 
-    add_fragment(span.start, events[0][0] if events else span.end, "text before the first law")
+    add_fragment(
+        span.start, events[0][0] if events else span.end,
+        "text before the first law" if law_labels else "no numbered laws found",
+    )
     for i, (pos, kind, obj, head) in enumerate(events):
         nxt = events[i + 1][0] if i + 1 < len(events) else span.end
         if kind == "note":

@@ -4,7 +4,7 @@ clauses, citation and provenance (book, code, pages, file lines)."""
 from __future__ import annotations
 
 from datasette import hookimpl
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from ingest.citation import full_citation, pages, short_citation
@@ -38,7 +38,10 @@ async def law_page(datasette, request):
 
     law = await one("select * from laws where id = ?", [law_id])
     if law is None:
-        raise NotFound(f"No law with id {law_id}")
+        context = {"ok": False, "status": 404, "title": "No such law",
+                   "error": f"There is no law with id {law_id} in this database."}
+        html = await datasette.render_template("error.html", context, request=request)
+        return Response.html(html, status=404)
     source = await one("select * from sources where slug = ?", [law["source"]])
     game = await one("select * from games where slug = ?", [law["game"]])
     code = await one("select * from codes where id = ?", [law["code"]])

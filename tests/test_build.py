@@ -1,0 +1,141 @@
+"""The build from the command line: bad input gets a clear error naming the file, exit status 1,
+and the previous database is left untouched; good builds are deterministic with stable ids."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import write_source
+from ingest.cli import main
+from ingest.paths import SEEDS
+
+GOOD_SIDECAR = 'title = "A small code"\ngame = "whist"\n'
+GOOD_TEXT = "1. The dealer deals.\n2. The elder hand leads.\n"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(map(str, args)))
+
+
+@pytest.fixture
+def previous_db(tmp_path):
+    """A good database built first, whose bytes a failed build must not change."""
+    corpus = tmp_path / "good"
+    write_source(corpus, "small", GOOD_TEXT, GOOD_SIDECAR)
+    db = tmp_path / "out.db"
+    result = run("build", "--corpus", corpus, "--db", db)
+    assert result.exit_code == 0, result.output
+    return db, hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "name, text, sidecar, message",
+    [
+        ("empty", b"", GOOD_SIDECAR, r"empty\.txt: empty file"),
+        ("binary", b"1. A law.\n\x00\xff\xfe", GOOD_SIDECAR, r"binary\.txt:2: binary file"),
+        ("nosidecar", GOOD_TEXT, None, r"nosidecar\.txt: no sidecar"),
+        ("badtoml", GOOD_TEXT, 'title = "x\ngame = "whist"\n', r"badtoml\.toml: malformed TOML"),
+        ("unknownkey", GOOD_TEXT, GOOD_SIDECAR + 'colour = "red"\n', r"unknownkey\.toml: unknown key 'colour'"),
+        ("notitle", GOOD_TEXT, 'game = "whist"\n', r"notitle\.toml: field 'title' is required"),
+        ("badyear", GOOD_TEXT, GOOD_SIDECAR + 'year = "1909"\n', r"badyear\.toml: field 'year' must be int"),
+        ("badgame", GOOD_TEXT, 'title = "x"\ngame = "Écarté"\n', r"badgame\.toml: field 'game' = 'Écarté' is not a game slug"),
+        ("unknowngame", GOOD_TEXT, 'title = "x"\ngame = "snap"\n', r"unknowngame\.toml: game 'snap' is not in"),
+        ("bothgames", GOOD_TEXT, GOOD_SIDECAR + '[[sections]]\ngame = "whist"\nstart_line = 1\nend_line = 2\n',
+         r"bothgames\.toml: give either 'game'"),
+        ("outside", GOOD_TEXT, 'title = "x"\n[[sections]]\ngame = "whist"\nstart_line = 1\nend_line = 9\n',
+         r"outside\.toml: sections\[1\] lines 1–9 fall outside the file \(2 lines\)"),
+        ("badmarker", GOOD_TEXT, GOOD_SIDECAR + 'page_marker = "(N)"\n', r"badmarker\.toml: field 'page_marker'"),
+        ("nolaws", "Just a paragraph of prose about whist.\n", GOOD_SIDECAR, r"nolaws\.txt:1: no numbered laws found"),
+    ],
+)
+def test_bad_input_names_the_file_and_leaves_the_database(tmp_path, previous_db, name, text, sidecar, message):
+    db, digest = previous_db
+    corpus = tmp_path / "bad"
+    write_source(corpus, "fine", GOOD_TEXT, GOOD_SIDECAR)
+    write_source(corpus, name, text, sidecar)
+    result = run("build", "--corpus", corpus, "--db", db)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    import re
+
+    assert re.search(message, result.stderr), result.stderr
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+    assert not list(db.parent.glob(".out.db.building-*"))
+
+
+def test_missing_corpus_folder_is_a_user_error(tmp_path):
+    result = run("build", "--corpus", tmp_path / "nowhere", "--db", tmp_path / "x.db")
+    assert result.exit_code == 1 and "corpus folder not found" in result.stderr
+
+
+def test_bad_usage_exits_2():
+    assert run("build", "--no-such-option").exit_code == 2
+
+
+def test_latin1_text_is_read_correctly(tmp_path):
+    corpus = tmp_path / "latin1"
+    write_source(corpus, "ecarte", "1. L'écarté se joue à deux.\n2. Le donneur coupe.\n".encode("latin-1"),
+                 'title = "Écarté"\ngame = "ecarte"\n')
+    db = tmp_path / "l.db"
+    assert run("build", "--corpus", corpus, "--db", db).exit_code == 0
+    text = sqlite3.connect(db).execute("select text from laws where id = 'ecarte/ecarte/1'").fetchone()[0]
+    assert text == "L'écarté se joue à deux."
+
+
+def test_sections_in_a_sidecar_make_codes_with_their_own_ids(tmp_path):
+    corpus = tmp_path / "book"
+    text = "PREFACE\n\n1. Laws of whist.\n2. More whist.\n\nPOKER\n1. Ante up.\n2. Deal five.\n"
+    sidecar = ('title = "A book"\n'
+               '[[sections]]\ngame = "whist"\nstart_line = 3\nend_line = 4\n'
+               '[[sections]]\ngame = "poker"\ntitle = "Poker"\nstart_line = 7\nend_line = 8\n')
+    write_source(corpus, "book", text, sidecar)
+    db = tmp_path / "b.db"
+    result = run("build", "--corpus", corpus, "--db", db)
+    assert result.exit_code == 0, result.output
+    rows = sqlite3.connect(db).execute("select id, line_start from laws order by ordinal").fetchall()
+    assert rows == [("book/whist/1", 3), ("book/whist/2", 4), ("book/poker/1", 7), ("book/poker/2", 8)]
+
+
+def _dump(db):
+    conn = sqlite3.connect(db)
+    tables = [r[0] for r in conn.execute("select name from sqlite_master where type='table' order by name")]
+    return {t: conn.execute(f"select * from [{t}] order by 1, 2").fetchall() for t in tables}
+
+
+def test_build_is_deterministic_and_ids_are_stable(tmp_path, seed_db):
+    again = tmp_path / "again.db"
+    assert run("build", "--corpus", SEEDS, "--db", again).exit_code == 0
+    assert _dump(again) == _dump(seed_db)
+
+
+def test_show_prints_citation_and_provenance(seed_db):
+    result = run("show", "002_acea09cb2742a4b7/ecarte/31", "--db", seed_db)
+    assert result.exit_code == 0
+    out = result.output
+    assert out.splitlines()[0] == "Écarté law 31 (Hoffmann 1909)"
+    assert "31. If the dealer give his adversary more cards than he has asked for" in out
+    assert "Cite as:  Écarté law 31, in Hoyle's Games Modernized: Laws of Écarté (excerpt), Professor Hoffmann, 1909" in out
+    assert "Source:   002_acea09cb2742a4b7.txt, lines 1–2" in out
+    page = run("show", "004_6dbc7a77bd2684ce/poker/14", "--db", seed_db).output
+    assert "Poker law 14 (Baxter-Wray 1891)" in page and "pp. 48–49" in page
+
+
+def test_show_unknown_law_suggests_close_ids(seed_db):
+    result = run("show", "002_acea09cb2742a4b7/ecarte/3", "--db", seed_db)
+    assert result.exit_code == 1
+    assert "no law with id" in result.stderr and "did you mean 002_acea09cb2742a4b7/ecarte/3" in result.stderr
+
+
+def test_show_without_database(tmp_path):
+    result = run("show", "x", "--db", tmp_path / "none.db")
+    assert result.exit_code == 1 and "run 'cardlaws build' first" in result.stderr
+
+
+def test_help_explains_each_command():
+    for cmd in ("build", "serve", "show"):
+        result = run(cmd, "--help")
+        assert result.exit_code == 0 and "--db" in result.output
