@@ -130,6 +130,8 @@ def build(
     tmp.unlink(missing_ok=True)
     try:
         counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -39,7 +39,10 @@ def write_database(
     segmentations, laws already tagged. Returns row counts by table.
     """
     db = sqlite_utils.Database(path)
-    db.execute("PRAGMA journal_mode = DELETE")
+    # A fresh file that is renamed into place only when complete: no journal or per-insert sync
+    # is needed (the caller syncs the finished file before the rename).
+    db.execute("PRAGMA journal_mode = OFF")
+    db.execute("PRAGMA synchronous = OFF")
     corpus = list(corpus)
 
     db["games"].insert_all(
