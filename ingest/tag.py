@@ -115,35 +115,31 @@ def compile_phrase(nlp: Language, phrase: str) -> list[dict]:
     Raises :class:`ValueError` for an empty phrase or an alternative mixing ``~`` and plain words.
     """
     pattern: list[dict] = []
-    words = phrase.split()
-    if not words:
+
+    def add(token: dict) -> None:
+        # words next to each other may also be joined by a hyphen ("trump card", "trump-card")
+        if pattern and pattern[-1] is not _GAP and token is not _GAP:
+            pattern.append(_HYPHEN)
+        pattern.append(token)
+
+    if not phrase.split():
         raise ValueError("empty phrase")
-    for word in words:
-        if word == "...":
-            pattern.append(dict(_GAP))
-            continue
+    for word in phrase.split():
         alts = word.split("|")
         exact = [a.startswith("~") for a in alts]
-        if any(exact) and not all(exact):
+        if word == "...":
+            add(_GAP)
+        elif any(exact) and not all(exact):
             raise ValueError(f"{word!r} mixes ~exact and plain words")
-        if all(exact):
-            forms = [a[1:].lower() for a in alts]
-            if pattern and pattern[-1].get("OP") != _GAP["OP"]:
-                pattern.append(dict(_HYPHEN))
-            pattern.append({"LOWER": {"IN": forms}} if len(forms) > 1 else {"LOWER": forms[0]})
-            continue
-        # a plain word may be several tokens ("adversary's", "turn-up"); alternatives are one word each
-        if len(alts) > 1:
-            lemmas = sorted({tok.lemma_ for a in alts for tok in nlp(a) if tok.text != "-"})
-            if pattern and pattern[-1].get("OP") != _GAP["OP"]:
-                pattern.append(dict(_HYPHEN))
-            pattern.append({"LEMMA": {"IN": lemmas}})
-            continue
-        for tok in nlp(word.replace("-", " ")):
-            if pattern and pattern[-1].get("OP") != _GAP["OP"]:
-                pattern.append(dict(_HYPHEN))
-            pattern.append({"LEMMA": tok.lemma_})
-    return pattern
+        elif all(exact):
+            add({"LOWER": {"IN": [a[1:].lower() for a in alts]}})
+        elif len(alts) > 1:
+            add({"LEMMA": {"IN": sorted({t.lemma_ for a in alts for t in nlp(a) if t.text != "-"})}})
+        else:
+            # one plain word may be several tokens: "adversary's", "turn-up"
+            for tok in nlp(word.replace("-", " ")):
+                add({"LEMMA": tok.lemma_})
+    return [dict(t) for t in pattern]
 
 
 class Tagger:
