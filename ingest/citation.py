@@ -33,7 +33,7 @@ def short_citation(law: Mapping, source: Mapping, game_name: str, parent_number:
     if source.get("author"):
         who = source["author"].split("(")[0].strip().split()[-1]
     else:
-        who = source["title"].split(":")[0].strip()
+        who = source["title"].split(":")[0].split("(")[0].strip()
     when = f" {source['year']}" if source.get("year") else ""
     return f"{_label(law, parent_number, game_name)} ({who}{when})"
 

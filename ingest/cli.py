@@ -53,14 +53,16 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path) -> None:
     try:
         report = build(dirs, db_path, progress=progress)
     except CorpusError as e:
-        fail(f"{e}\nthe build stopped; {db_path} was left as it was")
+        kept = f"{db_path} was left as it was" if db_path.exists() else "no database was written"
+        fail(f"{e}\nthe build stopped; {kept}")
     for w in report.warnings:
         click.secho(f"warning: {w}", fg="yellow", err=True)
     c = report.counts
     click.echo(
-        f"Built {db_path}: {c.get('laws', 0)} laws and clauses from {c.get('sources', 0)} sources "
-        f"({c.get('games', 0)} games), {c.get('law_entities', 0)} entity mentions, "
-        f"{c.get('fragments', 0)} fragments, {len(report.warnings)} warnings, in {report.seconds:.1f} s",
+        f"Built {db_path} in {report.seconds:.1f} s: {c.get('laws', 0)} laws and clauses from "
+        f"{c.get('sources', 0)} source(s) of {c.get('games', 0)} game(s); "
+        f"{c.get('law_entities', 0)} entity mentions; {c.get('fragments', 0)} fragment(s); "
+        f"{len(report.warnings)} warning(s)",
         err=True,
     )
 
@@ -106,7 +108,7 @@ def serve(db_path: Path, host: str, port: int) -> None:
 
 def _open(db_path: Path) -> sqlite3.Connection:
     if not db_path.exists():
-        fail(f"no database at {db_path}; run 'cardlaws build' first")
+        fail(f"no database at {db_path}; run 'cardlaws build --db {db_path}' first")
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
@@ -125,7 +127,8 @@ def show(law_id: str, db_path: Path) -> None:
     if law is None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = (f"; did you mean {', '.join(close)}?" if close
+                else "; law ids look like SOURCE/GAME/NUMBER, e.g. " + (ids[0] if ids else "002_acea09cb2742a4b7/ecarte/31"))
         fail(f"no law with id {law_id!r} in {db_path}{hint}")
     source = conn.execute("select * from sources where slug = ?", [law["source"]]).fetchone()
     game = conn.execute("select name from games where slug = ?", [law["game"]]).fetchone()["name"]

@@ -69,7 +69,7 @@ def write_database(
     db["codes"].insert_all(
         {
             "id": f"{d.source.slug}/{s.code.slug}", "source": d.source.slug, "game": s.code.game,
-            "title": s.code.title,
+            "title": s.code.title or f"Laws of {games.get(s.code.game, s.code.game)}",
             "line_start": s.code.start_line or 1, "line_end": s.code.end_line or d.line_count,
             "laws": sum(1 for law in s.laws if law.kind == "law"),
         }

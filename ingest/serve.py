@@ -11,28 +11,24 @@ from pathlib import Path
 
 import yaml
 from datasette.app import Datasette
+from datasette.database import Database
 
 from .paths import METADATA, PLUGINS, STATIC, TEMPLATES
 
 
-def load_metadata(db_path: Path, path: Path = METADATA) -> dict:
-    """Datasette metadata from ``metadata.yml``, its database entry renamed to ``db_path``'s stem
-    (Datasette names a database after its file)."""
-    metadata = yaml.safe_load(path.read_text(encoding="utf-8"))
-    dbs = metadata.get("databases", {})
-    if "cardlaws" in dbs and db_path.stem != "cardlaws":
-        dbs[db_path.stem] = dbs.pop("cardlaws")
-    return metadata
+DATABASE_NAME = "cardlaws"
 
 
 def make_datasette(db_path: Path) -> Datasette:
-    """A Datasette serving ``db_path`` immutable with the project's metadata, plugins, templates
-    and static files (mounted at ``/static/``)."""
-    return Datasette(
-        immutables=[str(db_path)],
-        metadata=load_metadata(db_path),
+    """A Datasette serving ``db_path`` read-only under the name ``cardlaws`` (whatever the file is
+    called, so links such as ``/cardlaws/laws`` hold), with the project's metadata, plugins,
+    templates and static files (mounted at ``/static/``)."""
+    ds = Datasette(
+        metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
         plugins_dir=str(PLUGINS),
         template_dir=str(TEMPLATES),
         static_mounts=[("static", str(STATIC))],
         settings={"sql_time_limit_ms": 2000, "facet_time_limit_ms": 500, "default_page_size": 50},
     )
+    ds.add_database(Database(ds, path=str(db_path), is_mutable=False), name=DATABASE_NAME)
+    return ds

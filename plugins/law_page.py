@@ -4,10 +4,12 @@ clauses, citation and provenance (book, code, pages, file lines)."""
 from __future__ import annotations
 
 from datasette import hookimpl
+from datasette.version import __version__
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from ingest.citation import full_citation, pages, short_citation
+from ingest.serve import DATABASE_NAME
 
 
 def highlight(text: str, mentions: list[dict]) -> Markup:
@@ -30,7 +32,7 @@ def highlight(text: str, mentions: list[dict]) -> Markup:
 
 async def law_page(datasette, request):
     law_id = request.url_vars["law_id"]
-    db = datasette.get_database()
+    db = datasette.get_database(DATABASE_NAME)
 
     async def one(sql, params):
         rows = (await db.execute(sql, params)).rows
@@ -77,11 +79,17 @@ async def law_page(datasette, request):
         "short_citation": short_citation(law, source, game["name"], parent_number),
         "full_citation": full_citation(law, source, game["name"], parent_number),
         "database": db.name,
+        "metadata": datasette.metadata(),
+        "datasette_version": __version__,
         **neighbours,
     }
     return Response.html(await datasette.render_template("law.html", context, request=request))
 
 
+async def all_laws(datasette, request):
+    return Response.redirect(datasette.urls.table(DATABASE_NAME, "laws"))
+
+
 @hookimpl
 def register_routes():
-    return [(r"^/law/(?P<law_id>.+)$", law_page)]
+    return [(r"^/law/?$", all_laws), (r"^/law/(?P<law_id>.+)$", law_page)]

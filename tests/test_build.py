@@ -132,7 +132,7 @@ def test_show_unknown_law_suggests_close_ids(seed_db):
 
 def test_show_without_database(tmp_path):
     result = run("show", "x", "--db", tmp_path / "none.db")
-    assert result.exit_code == 1 and "run 'cardlaws build' first" in result.stderr
+    assert result.exit_code == 1 and "run 'cardlaws build --db" in result.stderr
 
 
 def test_help_explains_each_command():

@@ -9,4 +9,4 @@ select
 from games g
 left join laws l on l.game = g.slug
 group by g.slug
-order by g.name
+order by g.slug
