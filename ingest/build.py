@@ -59,7 +59,10 @@ def read_corpus(corpus_dirs: list[Path], games: dict[str, str]) -> list[Document
     docs: list[Document] = []
     seen: dict[str, Path] = {}
     for path in paths:
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise CorpusError(f"{path}: cannot be read ({e.strerror})") from None
         source = read_sidecar(path, data)
         if source.slug in seen:
             raise CorpusError(

@@ -31,7 +31,9 @@ _SPACE_BEFORE_PUNCT_RE = re.compile(r" ([,;:.!?])")
 def decode(data: bytes, path: object) -> str:
     """Decode a corpus file's bytes; ``path`` is only used in error messages.
 
-    UTF-8 is tried first (a leading BOM is removed); bytes that are not UTF-8 are read as Latin-1.
+    UTF-8 is tried first (a leading BOM is removed); a file that is not UTF-8 is read as
+    Windows-1252 (Latin-1 plus curly quotes, dashes and "…" at 0x80–0x9F), or as Latin-1 when it
+    has bytes Windows-1252 leaves undefined.
     Line endings are kept as they are, so offsets map back to the file's lines.
 
     Raises :class:`CorpusError` for an empty (or whitespace-only) file and for a binary file
@@ -43,7 +45,11 @@ def decode(data: bytes, path: object) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
+        # Windows-1252 where it decodes (its 0x80–0x9F are quotes, dashes, "…"), else Latin-1
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():

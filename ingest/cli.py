@@ -52,6 +52,8 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path) -> None:
 
     try:
         report = build(dirs, db_path, progress=progress)
+    except OSError as e:
+        fail(f"cannot write {db_path}: {e.strerror}")
     except CorpusError as e:
         kept = f"{db_path} was left as it was" if db_path.exists() else "no database was written"
         fail(f"{e}\nthe build stopped; {kept}")
@@ -123,7 +125,10 @@ def show(law_id: str, db_path: Path) -> None:
     LAW_ID is the law's id, e.g. 002_acea09cb2742a4b7/ecarte/31 (the laws table lists them).
     """
     conn = _open(db_path)
-    law = conn.execute("select * from laws where id = ?", [law_id]).fetchone()
+    try:
+        law = conn.execute("select * from laws where id = ?", [law_id]).fetchone()
+    except sqlite3.DatabaseError as e:
+        fail(f"{db_path} is not a Card Laws database ({e})")
     if law is None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)

@@ -79,11 +79,13 @@ def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
             "'title' and 'game' (see shared/DESIGN.md §1)"
         )
     try:
-        meta = tomllib.loads(sidecar.read_text(encoding="utf-8"))
+        meta = tomllib.loads(sidecar.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
         raise CorpusError(f"{sidecar}: malformed TOML: {e}") from None
     except UnicodeDecodeError as e:
         raise CorpusError(f"{sidecar}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise CorpusError(f"{sidecar}: cannot be read ({e.strerror})") from None
 
     for key, value in meta.items():
         if key not in _TOP_KEYS:
@@ -91,6 +93,10 @@ def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
                 f"{sidecar}: unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})"
             )
         _check_type(sidecar, "", key, value, _TOP_KEYS[key])
+    if "url" in meta and not re.match(r"https?://", meta["url"]):
+        raise CorpusError(f"{sidecar}: field 'url' must be an http:// or https:// address")
+    if "year" in meta and not 1000 <= meta["year"] <= 2100:
+        raise CorpusError(f"{sidecar}: field 'year' = {meta['year']} is not a year")
     if "title" not in meta or not meta["title"].strip():
         raise CorpusError(f"{sidecar}: field 'title' is required")
     page_marker = meta.get("page_marker", "{N}")
@@ -168,11 +174,12 @@ def _read_sections(sidecar: Path, sections: list, line_count: int) -> list[CodeS
                     f"{sidecar}: {where[:-1]} lines {start}–{end} overlap the section "
                     f"{other.slug!r} at lines {other.start_line}–{other.end_line}"
                 )
-        slug = sec.get("slug") or sec["game"]
-        if slug in used:
-            used[slug] += 1
-            slug = f"{slug}-{used[slug]}"
-        used.setdefault(slug, 1)
+        base = slug = sec.get("slug") or sec["game"]
+        n = 1
+        while slug in used:
+            n += 1
+            slug = f"{base}-{n}"
+        used[slug] = 1
         if not SLUG_RE.match(slug):
             raise CorpusError(f"{sidecar}: field {where}slug = {slug!r} is not a slug")
         codes.append(CodeSpec(slug, sec["game"], sec.get("title"), start, end))

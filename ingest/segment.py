@@ -21,6 +21,7 @@ whitespace and page markers, without overlap (:func:`uncovered` checks it).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -35,6 +36,8 @@ _LABEL_RE = re.compile(
 )
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _NOTE_OPEN_RE = re.compile(r"(?m)^[ \t]*(\[)(?!\d{1,4}\])")
+_BLANK_LINE_RE = re.compile(r"\n[ \t]*\r?\n")
+_LINE_LABEL_RE = re.compile(r"[ \t]*(?:\d{1,3}[a-z]?|[ivxlc]{1,7}|[IVXLC]{1,7})\.(?:—|--)?\s")
 _SENTENCE_END = ".!?"
 _CLOSERS = "\"'”’)]"
 
@@ -68,12 +71,31 @@ def _is_successor(prev: tuple[int, int], key: tuple[int, int]) -> bool:
     return key in ((n + 1, 0), (n, s + 1))
 
 
+class _Blocked:
+    """Spans no label or note may start in (page markers, notes), for fast look-ups."""
+
+    def __init__(self, spans: list[Span]):
+        merged: list[list[int]] = []
+        for s in sorted(spans, key=lambda s: s.start):
+            if merged and s.start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], s.end)
+            else:
+                merged.append([s.start, s.end])
+        self.starts = [m[0] for m in merged]
+        self.ends = [m[1] for m in merged]
+
+    def __contains__(self, pos: int) -> bool:
+        k = bisect.bisect_right(self.starts, pos)
+        return k > 0 and pos < self.ends[k - 1]
+
+
 def _find_labels(
-    text: str, start: int, end: int, blocked: list[Span], marker_starts: dict[int, int]
+    text: str, start: int, end: int, spans: list[Span], marker_starts: dict[int, int]
 ) -> list[Label]:
     labels = []
+    blocked = _Blocked(spans)
     for m in _LABEL_RE.finditer(text, start, end):
-        if not m.group(0) or any(b.start <= m.start() < b.end for b in blocked):
+        if not m.group(0) or m.start() in blocked:
             continue
         style = "arabic" if m.group("arabic") else "lower" if m.group("lower") else "upper"
         punct = m.group("punct")
@@ -84,7 +106,7 @@ def _find_labels(
             continue
         # what stands before the label on its line
         i = m.start()
-        while i > start and (text[i - 1] in " \t" or i in marker_starts):
+        while i > start and (text[i - 1] in " \t\f\v" or i in marker_starts):
             i = marker_starts.get(i, i - 1)
         at_line_start = i == start or text[i - 1] == "\n"
         if punct == "" and not at_line_start:
@@ -134,11 +156,13 @@ def _in_sequence(chosen: list[Label]) -> int:
     return sum(1 for a, b in zip([None, *chosen], chosen) if a is None or _is_successor(a.key, b.key))
 
 
-def _find_notes(text: str, start: int, end: int, blocked: list[Span]) -> list[Span]:
+def _find_notes(text: str, start: int, end: int, spans: list[Span], unclosed: list[int]) -> list[Span]:
     """Bracketed commentary paragraphs: ``[`` at a line start to its matching ``]``.
 
-    An unclosed note runs to the end of its paragraph (a blank line) or of the code.
+    A note not closed by then ends at a blank line, at a line that opens with a law number, or
+    at the end of the code; its start is added to ``unclosed``.
     """
+    blocked = _Blocked(spans)
     notes: list[Span] = []
     pos = start
     while True:
@@ -146,7 +170,7 @@ def _find_notes(text: str, start: int, end: int, blocked: list[Span]) -> list[Sp
         if not m:
             return notes
         s = m.start(1)
-        if any(b.start <= s < b.end for b in blocked):
+        if s in blocked:
             pos = m.end()
             continue
         depth, i, e = 0, s, None
@@ -159,10 +183,12 @@ def _find_notes(text: str, start: int, end: int, blocked: list[Span]) -> list[Sp
                 if depth == 0:
                     e = i + 1
                     break
-            elif ch == "\n" and re.match(r"\n[ \t]*\r?\n", text[i : i + 64]):
+            elif ch == "\n" and (_BLANK_LINE_RE.match(text, i) or _LINE_LABEL_RE.match(text, i + 1)):
                 e = i
                 break
             i += 1
+        if e is None or text[e - 1] != "]":
+            unclosed.append(s)
         e = end if e is None else e
         notes.append(Span(s, e))
         pos = e
@@ -221,7 +247,10 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
     def clean(raw: str) -> str:
         return clean_text(raw, src.page_marker, known)
 
-    notes = _find_notes(text, span.start, span.end, marker_spans)
+    unclosed: list[int] = []
+    notes = _find_notes(text, span.start, span.end, marker_spans, unclosed)
+    for pos in unclosed:
+        warnings.append(f"{src.path}:{doc.line_of(pos)}: {where}: a note opened with '[' is not closed")
     labels = _find_labels(text, span.start, span.end, marker_spans + notes, marker_starts)
     by_style = {s: [lab for lab in labels if lab.style == s] for s in STYLES}
     counts = {s: _in_sequence(_select(by_style[s], where, doc, None)) for s in STYLES}

@@ -152,6 +152,7 @@ class Tagger:
         self.entities, phrases, self.yields_to = load_entities(vocabulary / "entities.toml")
         lemmas = tomllib.loads((vocabulary / "lemmas.toml").read_text(encoding="utf-8")).get("lemmas", {})
         nlp = spacy.blank("en")
+        nlp.max_length = 20_000_000  # a blank pipeline tags long laws without a parser's memory cost
         nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
         nlp.add_pipe("cardlaws_lemmas", config={"overrides": lemmas})
         nlp.initialize()

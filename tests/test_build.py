@@ -48,6 +48,8 @@ def previous_db(tmp_path):
          r"bothgames\.toml: give either 'game'"),
         ("outside", GOOD_TEXT, 'title = "x"\n[[sections]]\ngame = "whist"\nstart_line = 1\nend_line = 9\n',
          r"outside\.toml: sections\[1\] lines 1–9 fall outside the file \(2 lines\)"),
+        ("badurl", GOOD_TEXT, GOOD_SIDECAR + 'url = "javascript:alert(1)"\n', r"badurl\.toml: field 'url' must be an http"),
+        ("bigyear", GOOD_TEXT, GOOD_SIDECAR + 'year = 99999999999999\n', r"bigyear\.toml: field 'year' = 99999999999999 is not a year"),
         ("badmarker", GOOD_TEXT, GOOD_SIDECAR + 'page_marker = "(N)"\n', r"badmarker\.toml: field 'page_marker'"),
         ("nolaws", "Just a paragraph of prose about whist.\n", GOOD_SIDECAR, r"nolaws\.txt:1: no numbered laws found"),
     ],

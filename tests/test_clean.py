@@ -75,3 +75,7 @@ def test_lines_count_from_one_with_crlf():
     doc = _doc("a\r\nb\r\nc", "{N}")
     assert [doc.line_of(doc.text.index(ch)) for ch in "abc"] == [1, 2, 3]
     assert doc.line_count == 3
+
+
+def test_windows_1252_quotes_and_ellipsis_are_kept():
+    assert decode(b"1. He says \x93pass\x94 \x96 and waits\x85", "x.txt") == "1. He says “pass” – and waits…"

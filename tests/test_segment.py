@@ -129,3 +129,15 @@ def test_arbitrary_text_never_crashes_and_loses_nothing(text):
     doc, seg = _segment(text)
     assert uncovered(doc, seg) == []
     assert overlaps(seg) == []
+
+
+def test_unclosed_note_stops_at_the_next_law_and_is_warned():
+    _, seg = _segment("1. Law one.\n[This note never closes\n2. Law two.\n3. Law three.\n")
+    assert [law.number for law in seg.laws] == ["1", "2", "3"]
+    assert seg.laws[0].note == "This note never closes"
+    assert any("t.txt:2" in w and "not closed" in w for w in seg.warnings)
+
+
+def test_form_feed_before_a_label_is_a_line_start():
+    _, seg = _segment("1. One.\n\f2. Two.\n")
+    assert [law.number for law in seg.laws] == ["1", "2"]
