@@ -4,8 +4,9 @@
   are errors.
 - :func:`find_page_markers` finds printed page numbers, ``{235}`` or ``[48]`` as the sidecar's
   ``page_marker`` says; other bracketed numbers are footnote references.
-- :func:`clean_text` turns an exact source span into the words a reader wants: page markers
-  removed, Gutenberg ``_italic_``/``=bold=`` markup removed, ``--`` as an em dash, words broken
+- :func:`clean_text` turns an exact source span into the words a reader wants: page markers and
+  footnote references removed, Gutenberg ``_italic_``/``=bold=`` and Markdown ``**bold**`` and
+  ``[link](target)`` markup removed, ``--`` as an em dash, words broken
   at a line-end hyphen joined again, lines joined with single spaces.
 """
 
@@ -25,6 +26,10 @@ _ITALIC_RE = re.compile(r"(?<![A-Za-z])_(?=\S)([^_]*?\S)_(?![A-Za-z])")
 _BOLD_RE = re.compile(r"(?<![=A-Za-z0-9])=(?=\S)([^=]*?\S)=(?![=A-Za-z0-9])")
 _HYPHEN_BREAK_RE = re.compile(r"([A-Za-z]+)-[ \t]*\r?\n[ \t]*([a-z]+)")
 _SPACES_RE = re.compile(r"\s+")
+_MD_BOLD_RE = re.compile(r"\*\*(\S(?:[^*]*?\S)?)\*\*")
+_MD_LINK_RE = re.compile(r"\[([^\]\n]+)\]\([^)\s]+\)")
+_STRAY_MARKUP_RE = re.compile(r"=_|_=")
+_FOOTNOTE_REF_RE = re.compile(r"\[(\d{1,3})\]")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r" ([,;:.!?])")
 
 
@@ -115,9 +120,14 @@ def clean_text(raw: str, page_marker: str = "{N}", known_words: frozenset[str] =
         return f"{left}-{right}"
 
     text = _MARKER_RE[page_marker].sub(" ", raw)
+    if page_marker == "{N}":  # then [21] is a footnote reference; its text goes to the note
+        text = _FOOTNOTE_REF_RE.sub("", text)
+    text = _MD_LINK_RE.sub(r"\1", text)
+    text = _MD_BOLD_RE.sub(r"\1", text)
     text = _HYPHEN_BREAK_RE.sub(join, text)
     text = _BOLD_RE.sub(r"\1", text)
     text = _ITALIC_RE.sub(r"\1", text)
+    text = _STRAY_MARKUP_RE.sub("", text)
     text = text.replace("--", "—")
     text = _SPACES_RE.sub(" ", text).strip()
     return _SPACE_BEFORE_PUNCT_RE.sub(r"\1", text)

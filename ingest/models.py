@@ -34,6 +34,10 @@ class CodeSpec:
     title: str | None = None
     start_line: int | None = None
     end_line: int | None = None
+    kind: str = "law"  # the kind given to its laws: "law" or "etiquette"
+    numbering: str = "auto"  # "auto", "letters" (A. B. …) or "unnumbered"
+    unit: str = "block"  # unnumbered laws: "block" (between * * * and headings) or "paragraph"
+    law_style: str | None = None  # force the laws' numbering style, e.g. "LAW upper"
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,7 @@ class Law:
     page_end: int | None
     parent: str | None = None
     section: str | None = None
+    numbered: bool = True  # False for a law the book prints without a number (its number is its position)
     note: str | None = None
     note_spans: list[Span] = field(default_factory=list)
     mentions: list["Mention"] = field(default_factory=list)
@@ -208,3 +213,4 @@ class Segmentation:
     laws: list[Law]
     fragments: list[Fragment]
     warnings: list[str] = field(default_factory=list)
+    structure: list[Span] = field(default_factory=list)  # sub-headings and * * * separators

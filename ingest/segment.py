@@ -31,17 +31,31 @@ from .models import CodeSpec, Document, Fragment, Law, Segmentation, Span
 _ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 _LABEL_RE = re.compile(
     r"(?<![\w.,'’])"
-    r"(?:(?P<arabic>\d{1,3})(?P<suffix>[a-z])?|(?P<lower>" + _ROMAN.lower() + r")|(?P<upper>" + _ROMAN + r"))"
-    r"(?P<punct>\.(?:—|--)?|(?=[ \t]+[A-Z]))"
+    r"(?P<prefix>(?:LAW|Law|SEC\.|Sec\.|RULE|Rule)[ \t]+)?"
+    r"(?:_=)?"  # Foster's bold-italic heads: _=36. Ties.=_
+    r"(?:(?P<arabic>\d{1,3})(?:_?(?P<suffix>[a-z])_?(?=\.))?(?:[ \t]+to[ \t]+(?P<to>\d{1,3}))?"
+    r"|\((?P<paren>\d{1,3})\)"
+    r"|(?P<lower>" + _ROMAN.lower() + r")|(?P<upper>" + _ROMAN + r")|(?P<letter>[A-H]))"
+    r"(?P<punct>\.(?:—|--)?|(?<=\))(?=[ \t])|(?=[ \t]+[A-Z]))"
 )
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
-_NOTE_OPEN_RE = re.compile(r"(?m)^[ \t]*(\[)(?!\d{1,4}\])")
+_NOTE_OPEN_RE = {  # "[" opening a paragraph: a note, unless it is a page marker
+    "[N]": re.compile(r"(?m)^[ \t]*(\[)(?!\d{1,4}\])"),
+    "{N}": re.compile(r"(?m)^[ \t]*(\[)"),
+}
+_SEPARATOR_RE = re.compile(r"[ \t]*(?:\*[ \t]*){3,}")
+_MD_HEADING_RE = re.compile(r"[ \t]*#{1,6}[ \t]+\S")
+_CAPS_HEADING_RE = re.compile(r"[ \t]*[A-ZÀ-Ý][A-ZÀ-Ý0-9 ,.'’&:;()\-—]{2,70}")
+_ITALIC_HEADING_RE = re.compile(r"[ \t]*_[^_\n]{2,60}_\.?[ \t]*")
 _BLANK_LINE_RE = re.compile(r"\n[ \t]*\r?\n")
 _LINE_LABEL_RE = re.compile(r"[ \t]*(?:\d{1,3}[a-z]?|[ivxlc]{1,7}|[IVXLC]{1,7})\.(?:—|--)?\s")
+_REFERENCE_RE = re.compile(r"^\(?as in [\w ]+\)?\.?$", re.IGNORECASE)  # "5 to 10. _As in Bridge._"
 _SENTENCE_END = ".!?"
+_WORDS_FOLLOW_RE = re.compile(r"[ \t]*(?:(?:\{\d{1,4}\}|\[\d{1,4}\])[ \t]*)*[\"'“‘(_A-Za-z]")
+_BARE_NUMBER_RE = re.compile(r"\d{1,3}[a-z]?|[ivxlc]{1,7}|[IVXLC]{1,7}")
 _CLOSERS = "\"'”’)]"
 
-STYLES = ("arabic", "lower", "upper")
+STYLES = ("arabic", "paren", "lower", "upper", "letter")
 
 
 def roman_value(s: str) -> int:
@@ -55,7 +69,12 @@ def roman_value(s: str) -> int:
 
 @dataclass(frozen=True)
 class Label:
-    """A candidate law number: ``text[start:end]`` is the label with its ``.``/dash."""
+    """A candidate law number: ``text[start:end]`` is the label with its ``.``/dash.
+
+    ``style`` is the kind of numeral (``arabic``, ``paren``, ``lower``, ``upper``, ``letter``),
+    after any printed prefix (``LAW upper``, ``SEC. arabic``). ``key`` orders labels; a range
+    ``5 to 10.`` starts at ``first_key`` (5) and ends at ``key`` (10).
+    """
 
     start: int
     end: int
@@ -63,6 +82,11 @@ class Label:
     number: str
     key: tuple[int, int]
     strong: bool  # at a line start and punctuated
+    first_key: tuple[int, int] | None = None
+
+    @property
+    def opening(self) -> tuple[int, int]:
+        return self.first_key or self.key
 
 
 def _is_successor(prev: tuple[int, int], key: tuple[int, int]) -> bool:
@@ -90,19 +114,26 @@ class _Blocked:
 
 
 def _find_labels(
-    text: str, start: int, end: int, spans: list[Span], marker_starts: dict[int, int]
+    text: str, start: int, end: int, spans: list[Span], marker_starts: dict[int, int], letters: bool = False
 ) -> list[Label]:
+    """Every candidate label in ``text[start:end]`` outside ``spans`` (notes, page markers).
+
+    ``letters`` admits ``A.``–``H.`` (a code the catalog says is lettered)."""
     labels = []
     blocked = _Blocked(spans)
     for m in _LABEL_RE.finditer(text, start, end):
         if not m.group(0) or m.start() in blocked:
             continue
-        style = "arabic" if m.group("arabic") else "lower" if m.group("lower") else "upper"
+        kind = next(k for k in ("arabic", "paren", "lower", "upper", "letter") if m.group(k))
+        if letters and kind == "upper" and m.group("upper") == "C":
+            kind = "letter"
+        if kind == "letter" and not letters:
+            continue
         punct = m.group("punct")
         after = text[m.end() : m.end() + 1]
         if punct == "." and not (after == "" or after.isspace()):
             continue
-        if punct == "" and style != "arabic":
+        if punct == "" and kind not in ("arabic", "paren"):
             continue
         # what stands before the label on its line
         i = m.start()
@@ -117,14 +148,38 @@ def _find_labels(
                 j -= 1
             if i == m.start() or j == start or text[j - 1] not in _SENTENCE_END:
                 continue
-        if style == "arabic":
-            number = m.group("arabic") + (m.group("suffix") or "")
+            w = j - 1
+            while w > start and (text[w - 1].isalnum()):
+                w -= 1
+            if _BARE_NUMBER_RE.fullmatch(text[w : j - 1]):
+                v = w  # "4. 5.": if that number is itself a label, no sentence ended before this one
+                while v > start and text[v - 1] in " \t":
+                    v -= 1
+                if v == start or text[v - 1] == "\n" or text[v - 1] in _SENTENCE_END:
+                    continue
+            if not _WORDS_FOLLOW_RE.match(text, m.end()):  # "… the end. 5." closes a sentence
+                continue
+        first_key = None
+        if kind == "arabic":
             suffix = m.group("suffix")
-            key = (int(m.group("arabic")), ord(suffix) - ord("a") + 1 if suffix else 0)
+            sub = ord(suffix) - ord("a") + 1 if suffix else 0
+            number = m.group("arabic") + (suffix or "")
+            key = (int(m.group("arabic")), sub)
+            if m.group("to"):
+                number = f"{m.group('arabic')} to {m.group('to')}"
+                first_key, key = key, (int(m.group("to")), 0)
+        elif kind == "paren":
+            number, key = m.group("paren"), (int(m.group("paren")), 0)
+        elif kind == "letter":
+            number = m.group("letter") or m.group("upper")
+            key = (ord(number) - ord("A") + 1, 0)
         else:
-            number = m.group(style)
+            number = m.group(kind)
             key = (roman_value(number), 0)
-        labels.append(Label(m.start(), m.end(), style, number, key, at_line_start and bool(punct)))
+        prefix = (m.group("prefix") or "").strip()
+        style = f"{prefix} {kind}" if prefix else kind
+        strong = at_line_start and (bool(punct) or kind == "paren")
+        labels.append(Label(m.start(), m.end(), style, number, key, strong, first_key))
     return labels
 
 
@@ -137,7 +192,7 @@ def _select(labels: list[Label], where: str, doc: Document, warnings: list[str] 
                 chosen.append(lab)
             continue
         prev = chosen[-1]
-        if _is_successor(prev.key, lab.key):
+        if _is_successor(prev.key, lab.opening):
             chosen.append(lab)
         elif lab.strong:
             chosen.append(lab)
@@ -153,10 +208,12 @@ def _select(labels: list[Label], where: str, doc: Document, warnings: list[str] 
 def _in_sequence(chosen: list[Label]) -> int:
     """How many labels continue the sequence (the first counts): law numbers run on through a
     code, clause numbers restart, so this ranks laws' style above clauses'."""
-    return sum(1 for a, b in zip([None, *chosen], chosen) if a is None or _is_successor(a.key, b.key))
+    return sum(1 for a, b in zip([None, *chosen], chosen) if a is None or _is_successor(a.key, b.opening))
 
 
-def _find_notes(text: str, start: int, end: int, spans: list[Span], unclosed: list[int]) -> list[Span]:
+def _find_notes(
+    text: str, start: int, end: int, spans: list[Span], unclosed: list[int], opener: re.Pattern
+) -> list[Span]:
     """Bracketed commentary paragraphs: ``[`` at a line start to its matching ``]``.
 
     A note not closed by then ends at a blank line, at a line that opens with a law number, or
@@ -166,7 +223,7 @@ def _find_notes(text: str, start: int, end: int, spans: list[Span], unclosed: li
     notes: list[Span] = []
     pos = start
     while True:
-        m = _NOTE_OPEN_RE.search(text, pos, end)
+        m = opener.search(text, pos, end)
         if not m:
             return notes
         s = m.start(1)
@@ -220,6 +277,72 @@ def _lead(doc: Document, start: int, end: int, marker_ends: dict[int, int]) -> i
     return start
 
 
+def _find_structure(doc: Document, span: Span, notes: list[Span]) -> tuple[list[tuple[Span, str]], list[Span]]:
+    """Sub-headings (with their text) and ``* * *`` separator lines inside ``span``.
+
+    A heading is a Markdown ``#`` line, or, after a blank line, a line in capitals
+    (``THE RUBBER.``) or wholly in italics (``_The Deal_.``) that does not open with a law number.
+    """
+    text = doc.text
+    blocked = _Blocked(notes)
+    headings: list[tuple[Span, str]] = []
+    separators: list[Span] = []
+    pos = span.start
+    prev_blank = True
+    while pos < span.end:
+        nl = text.find("\n", pos, span.end)
+        line_end = span.end if nl == -1 else nl
+        line = text[pos:line_end].rstrip("\r")
+        stripped = line.strip()
+        content = Span(pos + len(line) - len(line.lstrip()), pos + len(line.rstrip()))
+        if not stripped:
+            prev_blank = True
+        elif pos in blocked or content.start in blocked:
+            prev_blank = False
+        elif _SEPARATOR_RE.fullmatch(line):
+            separators.append(content)
+            prev_blank = True
+        elif _MD_HEADING_RE.match(line):
+            headings.append((content, stripped.lstrip("#").strip()))
+            prev_blank = True
+        elif (
+            prev_blank
+            and not _starts_with_label(text, content.start)
+            and (
+                (_CAPS_HEADING_RE.fullmatch(line) and sum(ch.isalpha() for ch in stripped) >= 3)
+                or _ITALIC_HEADING_RE.fullmatch(line)
+            )
+        ):
+            headings.append((content, stripped.strip("_=").rstrip(".").strip("_").strip()))
+            prev_blank = False
+        else:
+            prev_blank = False
+        pos = line_end + 1
+    return headings, separators
+
+
+def _starts_with_label(text: str, pos: int) -> bool:
+    m = _LABEL_RE.match(text, pos)
+    return bool(m and m.group(0) and m.group("punct"))
+
+
+def _units(doc: Document, span: Span, bounds: list[Span], by_paragraph: bool) -> list[Span]:
+    """Stretches of text between ``bounds`` (headings, separators, notes), and between blank
+    lines when ``by_paragraph``: the unnumbered laws of a code."""
+    text = doc.text
+    cuts = sorted((b.start, b.end) for b in bounds)
+    if by_paragraph:
+        cuts += [(m.start(), m.end()) for m in _BLANK_LINE_RE.finditer(text, span.start, span.end)]
+        cuts.sort()
+    units, pos = [], span.start
+    for a, b in cuts + [(span.end, span.end)]:
+        if a > pos and text[pos:a].strip():
+            s = pos + len(text[pos:a]) - len(text[pos:a].lstrip())
+            units.append(Span(s, a))
+        pos = max(pos, b)
+    return units
+
+
 def code_span(doc: Document, code: CodeSpec) -> Span:
     """Character range of a code's lines (the whole text when it has no line range)."""
     if code.start_line is None:
@@ -248,29 +371,51 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
         return clean_text(raw, src.page_marker, known)
 
     unclosed: list[int] = []
-    notes = _find_notes(text, span.start, span.end, marker_spans, unclosed)
+    notes = _find_notes(text, span.start, span.end, marker_spans, unclosed, _NOTE_OPEN_RE[src.page_marker])
     for pos in unclosed:
         warnings.append(f"{src.path}:{doc.line_of(pos)}: {where}: a note opened with '[' is not closed")
-    labels = _find_labels(text, span.start, span.end, marker_spans + notes, marker_starts)
-    by_style = {s: [lab for lab in labels if lab.style == s] for s in STYLES}
-    counts = {s: _in_sequence(_select(by_style[s], where, doc, None)) for s in STYLES}
-    law_style = max(STYLES, key=lambda s: (counts[s], -STYLES.index(s)))
-    law_labels = _select(by_style[law_style], where, doc, warnings) if counts[law_style] else []
+    headings, separators = _find_structure(doc, span, notes)
+    structure = [h for h, _ in headings] + separators
 
-    # clauses: another Roman style, its sequence restarting under each law
     clause_labels: list[tuple[Label, Label | None]] = []
-    bounds = [span.start] + [lab.start for lab in law_labels] + [span.end]
-    heads: list[Label | None] = [None] + law_labels
-    clause_styles = [s for s in ("upper", "lower") if s != law_style and counts[s]]
-    for style in clause_styles[:1]:
-        for head, lo, hi in zip(heads, bounds, bounds[1:]):
-            region = [lab for lab in by_style[style] if lo <= lab.start < hi]
-            clause_labels += [(lab, head) for lab in _select(region, where, doc, warnings)]
+    if code.numbering == "unnumbered":
+        units = _units(doc, span, notes + structure + marker_spans, code.unit == "paragraph")
+        law_labels = [
+            Label(u.start, u.start, "unnumbered", str(k), (k, 0), True) for k, u in enumerate(units, start=1)
+        ]
+    else:
+        labels = _find_labels(
+            text, span.start, span.end, marker_spans + notes + structure, marker_starts,
+            letters=code.numbering == "letters",
+        )
+        styles = sorted({lab.style for lab in labels})
+        by_style = {st: [lab for lab in labels if lab.style == st] for st in styles}
+        counts = {st: _in_sequence(_select(by_style[st], where, doc, None)) for st in styles}
+        rank = {st: i for i, st in enumerate(STYLES)}
+        if code.law_style:
+            law_style = code.law_style
+        elif counts:
+            law_style = max(styles, key=lambda st: (counts[st], -rank.get(st, 99)))
+        else:
+            law_style = None
+        law_labels = _select(by_style.get(law_style, []), where, doc, warnings)
 
-    # boundaries in text order: ("law"|"clause", label, head) and ("note", span)
+        # clauses: a Roman or prefixed style (SEC. 1.), its sequence restarting under each law
+        bounds = [span.start] + [lab.start for lab in law_labels] + [span.end]
+        heads: list[Label | None] = [None] + law_labels
+        clause_styles = [st for st in styles if st != law_style and (st in ("upper", "lower") or " " in st)]
+        if law_labels and clause_styles:
+            style = max(clause_styles, key=lambda st: counts[st])
+            for head, lo, hi in zip(heads, bounds, bounds[1:]):
+                region = [lab for lab in by_style[style] if lo <= lab.start < hi]
+                clause_labels += [(lab, head) for lab in _select(region, where, doc, warnings)]
+
+    # boundaries in text order: laws and clauses, notes, headings and separators
     events: list[tuple[int, str, object, object]] = [(lab.start, "law", lab, None) for lab in law_labels]
     events += [(lab.start, "clause", lab, head) for lab, head in clause_labels]
     events += [(n.start, "note", n, None) for n in notes]
+    events += [(h.start, "heading", h, title) for h, title in headings]
+    events += [(sep.start, "separator", sep, None) for sep in separators]
     events.sort(key=lambda e: e[0])
 
     laws: list[Law] = []
@@ -278,6 +423,7 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
     ids: dict[str, int] = {}
     law_by_label: dict[int, Law] = {}
     last: Law | None = None
+    section: str | None = None
 
     def add_fragment(s: int, e: int, reason: str) -> None:
         s = _lead(doc, s, e, marker_ends)
@@ -295,25 +441,31 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
         )
         warnings.append(f"{src.path}:{doc.line_of(s)}: {where}: kept as a fragment ({reason})")
 
-    add_fragment(
-        span.start, events[0][0] if events else span.end,
-        "text before the first law" if law_labels else "no numbered laws found",
-    )
-    for i, (pos, kind, obj, head) in enumerate(events):
+    first_law = next((e[0] for e in events if e[1] in ("law", "clause")), span.end)
+    for i, (pos, kind, obj, extra) in enumerate(events):
         nxt = events[i + 1][0] if i + 1 < len(events) else span.end
-        if kind == "note":
-            note: Span = obj  # type: ignore[assignment]
-            if last is None:
-                add_fragment(note.start, note.end, "a note before the first law")
-            else:
-                last.note_spans.append(note)
-            add_fragment(note.end, nxt, "text after a note")
+        if i == 0:
+            add_fragment(span.start, pos, "text before the first law" if law_labels else "no numbered laws found")
+        if kind in ("heading", "separator", "note"):
+            area: Span = obj  # type: ignore[assignment]
+            if kind == "heading":
+                section = clean(extra) or None  # type: ignore[arg-type]
+                last = None if pos < first_law else last
+            elif kind == "note":
+                if last is None:
+                    add_fragment(area.start, area.end, "a note before the first law")
+                else:
+                    last.note_spans.append(area)
+            add_fragment(area.end, nxt, f"text after a {kind}" if pos >= first_law else "text before the first law")
+            if kind == "heading":
+                last = None
             continue
         lab: Label = obj  # type: ignore[assignment]
+        head: Label | None = extra  # type: ignore[assignment]
         end = _trim(doc, lab.start, nxt, marker_starts)
         parent = law_by_label.get(head.start) if head is not None else None
         path = f"{parent.number}/{lab.number}" if parent else lab.number
-        law_id = f"{src.slug}/{code.slug}/{path}"
+        law_id = f"{src.slug}/{code.slug}/{path}".replace(" ", "-")
         if law_id in ids:
             ids[law_id] += 1
             warnings.append(
@@ -324,25 +476,32 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
         else:
             ids[law_id] = 1
         body_start = _lead(doc, lab.end, end, marker_ends)
+        body = clean(text[body_start:end])
+        law_kind = code.kind if kind == "law" else kind
+        if _REFERENCE_RE.match(body):
+            law_kind = "reference"
         law = Law(
             id=law_id, source=src.slug, game=code.game, code=code.slug, number=lab.number,
-            kind=kind, ordinal=first_ordinal + len(laws), span=Span(lab.start, end),
-            text=clean(text[body_start:end]), raw_text=text[lab.start : end],
+            kind=law_kind, ordinal=first_ordinal + len(laws), span=Span(lab.start, end),
+            text=body, raw_text=text[lab.start : end],
             line_start=doc.line_of(lab.start), line_end=doc.line_of(end - 1),
             page_start=doc.page_of(lab.start), page_end=doc.page_of(end - 1),
-            parent=parent.id if parent else None,
+            parent=parent.id if parent else None, section=section,
+            numbered=lab.style != "unnumbered",
         )
         laws.append(law)
         if kind == "law":
             law_by_label[lab.start] = law
         last = law
 
+    if not events:
+        add_fragment(span.start, span.end, "no numbered laws found")
     for law in laws:
         if law.note_spans:
             parts = [text[n.start : n.end] for n in law.note_spans]
             parts = [clean(p.strip().removeprefix("[").removesuffix("]")) for p in parts]
             law.note = "\n\n".join(parts)
-    return Segmentation(code, laws, fragments, warnings)
+    return Segmentation(code, laws, fragments, warnings, structure)
 
 
 def uncovered(doc: Document, seg: Segmentation) -> list[Span]:
@@ -352,6 +511,7 @@ def uncovered(doc: Document, seg: Segmentation) -> list[Span]:
     covered = bytearray(span.end - span.start)
     spans = [law.span for law in seg.laws] + [n for law in seg.laws for n in law.note_spans]
     spans += [f.span for f in seg.fragments] + [Span(m.start, m.end) for m in doc.page_markers]
+    spans += seg.structure
     for s in spans:
         for i in range(max(s.start, span.start), min(s.end, span.end)):
             covered[i - span.start] = 1
@@ -370,7 +530,8 @@ def overlaps(seg: Segmentation) -> list[tuple[Span, Span]]:
     spans = sorted(
         [law.span for law in seg.laws]
         + [n for law in seg.laws for n in law.note_spans]
-        + [f.span for f in seg.fragments],
+        + [f.span for f in seg.fragments]
+        + seg.structure,
         key=lambda s: (s.start, s.end),
     )
     return [(a, b) for a, b in zip(spans, spans[1:]) if b.start < a.end]

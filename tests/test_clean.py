@@ -51,8 +51,10 @@ def test_word_known_from_the_document_is_joined():
 def test_page_markers_removed_in_either_style():
     assert clean_text("made by a player {235} who has", "{N}") == "made by a player who has"
     assert clean_text("his stake, [49] if he", "[N]") == "his stake, if he"
-    # where pages are {N}, [21] is a footnote reference, not a page: it stays
-    assert clean_text("the stake [21] is", "{N}") == "the stake [21] is"
+    # where pages are {N}, [21] is a footnote reference: not a page, but not text either (the
+    # footnote's text is attached to the law's note)
+    assert clean_text("the stake [21] is", "{N}") == "the stake is"
+    assert find_page_markers("the stake [21] is {12}", "{N}")[0].page == 12
 
 
 def _doc(text: str, style: str) -> Document:
