@@ -1,25 +1,29 @@
-"""Build: corpus folders → a new database, atomically.
+"""Build: corpus folders and catalogued books → a new database, atomically.
 
-The stages run in order: read every source and sidecar (all validated before anything is
-written), clean, segment, tag, load. The database is written to a temporary file beside the
-target and renamed over it only when complete, so a failed or killed build leaves the previous
-database as it was.
+The stages run in order: read every source (texts with sidecars, and the catalogued books found
+in the cache), all validated before anything is written; clean; segment; attach footnotes; link
+excerpts to their books; tag; load. The database is written to a temporary file beside the target
+and renamed over it only when complete, so a failed or killed build leaves the previous database
+as it was.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .clean import read_document
+from .catalog import BookEntry, book_source, footnotes, load_catalog
+from .clean import decode, find_page_markers, read_document
 from .corpus import find_texts, read_sidecar
 from .load import write_database
-from .models import CorpusError, Document, Segmentation
+from .models import CorpusError, Document, Law, Ruling, Segmentation
 from .paths import VOCABULARY
+from .rulings import split_rulings
 from .segment import overlaps, segment, uncovered
 from .tag import Tagger
 
@@ -37,13 +41,31 @@ def load_games(path: Path = VOCABULARY / "games.toml") -> dict[str, str]:
 
 @dataclass
 class BuildReport:
-    """What a build did: counts by table, laws by source, warnings, and its duration (seconds)."""
+    """What a build did: counts by table, laws by source, catalogued books not in the cache,
+    warnings, and its duration (seconds)."""
 
     db_path: Path
     counts: dict[str, int]
     laws_by_source: dict[str, int]
     warnings: list[str] = field(default_factory=list)
+    missing_books: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise CorpusError(f"{path}: cannot be read ({e.strerror})") from None
+
+
+def _check_games(doc: Document, games: dict[str, str], where: Path) -> None:
+    for code in doc.source.codes:
+        if code.game not in games:
+            raise CorpusError(
+                f"{where}: game {code.game!r} is not in {VOCABULARY / 'games.toml'} "
+                f"(known: {', '.join(sorted(games))})"
+            )
 
 
 def read_corpus(corpus_dirs: list[Path], games: dict[str, str]) -> list[Document]:
@@ -57,26 +79,29 @@ def read_corpus(corpus_dirs: list[Path], games: dict[str, str]) -> list[Document
     if not paths:
         raise CorpusError(f"no *.txt files found under {', '.join(map(str, corpus_dirs))}")
     docs: list[Document] = []
-    seen: dict[str, Path] = {}
     for path in paths:
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise CorpusError(f"{path}: cannot be read ({e.strerror})") from None
-        source = read_sidecar(path, data)
-        if source.slug in seen:
-            raise CorpusError(
-                f"{path}: has the same name as {seen[source.slug]}; source slugs (file names) must be unique"
-            )
-        seen[source.slug] = path
-        for code in source.codes:
-            if code.game not in games:
-                raise CorpusError(
-                    f"{path.with_suffix('.toml')}: game {code.game!r} is not in "
-                    f"{VOCABULARY / 'games.toml'} (known: {', '.join(sorted(games))})"
-                )
-        docs.append(read_document(source, data))
+        data = _read_bytes(path)
+        doc = read_document(read_sidecar(path, data), data)
+        _check_games(doc, games, path.with_suffix(".toml"))
+        docs.append(doc)
     return docs
+
+
+def read_books(cache: Path, books: list[BookEntry], games: dict[str, str]) -> tuple[list[Document], list[str]]:
+    """The catalogued books found in ``cache`` (``<slug>.txt``), their codes located; and the
+    slugs of those not there. Raises :class:`CorpusError` when a book's code cannot be located."""
+    docs, missing = [], []
+    for book in books:
+        path = cache / f"{book.slug}.txt"
+        if not path.is_file():
+            missing.append(book.slug)
+            continue
+        data = _read_bytes(path)
+        text = decode(data, path)
+        doc = Document(book_source(book, path, data, text), text, find_page_markers(text, book.page_marker))
+        _check_games(doc, games, Path("corpus/catalog.toml"))
+        docs.append(doc)
+    return docs, missing
 
 
 def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segmentation]]], list[str]]:
@@ -105,39 +130,108 @@ def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segm
     return out, warnings
 
 
+_REF_RE = re.compile(r"\[(\d{1,3})\]")
+
+
+def attach_footnotes(laws: list[Law], notes: dict[int, str]) -> None:
+    """Append to each law's note the text of the footnotes its raw text cites (``[21]``)."""
+    for law in laws:
+        cited = [int(n) for n in _REF_RE.findall(law.raw_text) if int(n) in notes]
+        if cited:
+            extra = "\n\n".join(f"[{n}] {notes[n]}" for n in dict.fromkeys(cited))
+            law.note = f"{law.note}\n\n{extra}" if law.note else extra
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def link_excerpts(segmented: list[tuple[Document, list[Segmentation]]]) -> list[str]:
+    """Set ``witness_of`` on each law of an excerpt (a source with ``excerpt_of``) to the law of
+    the book with the same number and text (an excerpt cut off mid-word matches the book's law
+    that begins with it). Returns a note for each excerpt law with no match in a built book."""
+    by_source = {d.source.slug: [law for s in segs for law in s.laws] for d, segs in segmented}
+    unmatched = []
+    for doc, segs in segmented:
+        book = doc.source.excerpt_of
+        if not book or book not in by_source:
+            continue
+        index: dict[str, list[Law]] = {}
+        for law in by_source[book]:
+            index.setdefault(law.number, []).append(law)
+        for s in segs:
+            for law in s.laws:
+                key = _key(law.text)
+                match = next((b for b in index.get(law.number, []) if key and _key(b.text).startswith(key)), None)
+                if match:
+                    law.witness_of = match.id
+                else:
+                    unmatched.append(f"{doc.source.path}:{law.line_start}: {law.id} has no law with its text in {book}")
+    return unmatched
+
+
 def build(
     corpus_dirs: list[Path],
     db_path: Path,
     progress: Progress = no_progress,
     tagger: Tagger | None = None,
+    cache: Path | None = None,
+    catalog: list[BookEntry] | None = None,
 ) -> BuildReport:
-    """Build the database at ``db_path`` from every text under ``corpus_dirs``.
+    """Build the database at ``db_path`` from every text under ``corpus_dirs`` and, when
+    ``cache`` is given, every catalogued book found there.
 
     ``progress(items, length, label)`` wraps the long loop (tagging) to show progress.
     Raises :class:`CorpusError` for bad input; the file at ``db_path`` is then untouched.
     """
     t0 = time.perf_counter()
     games = load_games()
-    docs = read_corpus(corpus_dirs, games)
+    docs = read_corpus(corpus_dirs, games) if corpus_dirs else []
+    missing: list[str] = []
+    books: dict[str, BookEntry] = {}
+    if cache is not None:
+        catalog = catalog if catalog is not None else load_catalog()
+        book_docs, missing = read_books(cache, catalog, games)
+        docs += book_docs
+        books = {b.slug: b for b in catalog}
+    if not docs:
+        raise CorpusError("nothing to build: no corpus texts and no catalogued books in the cache")
+    seen: dict[str, Path] = {}
+    for doc in docs:
+        if doc.source.slug in seen:
+            raise CorpusError(
+                f"{doc.source.path}: has the same name as {seen[doc.source.slug]}; "
+                "source slugs (file names) must be unique"
+            )
+        seen[doc.source.slug] = doc.source.path
     segmented, warnings = segment_corpus(docs)
-    tagger = tagger or Tagger()
 
+    rulings: list[Ruling] = []
+    for doc, segs in segmented:
+        book = books.get(doc.source.slug)
+        if book and book.footnotes:
+            attach_footnotes([law for s in segs for law in s.laws], footnotes(book, doc.text, doc.source.path))
+        if doc.source.kind == "rulings":
+            rulings += split_rulings(doc)
+    warnings += link_excerpts(segmented)
+
+    tagger = tagger or Tagger()
     laws = [law for _, segs in segmented for s in segs for law in s.laws]
     tagged = tagger.tag(law.text for law in laws)
     for law, mentions in zip(laws, progress(tagged, len(laws), "Tagging laws")):
         law.mentions = mentions
 
+    rules = {b.slug: b.rules for b in books.values() if b.rules}
     used = {s.code.game for _, segs in segmented for s in segs}
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
-        counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented)
+        counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented, rulings, rules)
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
-    return BuildReport(db_path, counts, by_source, warnings, time.perf_counter() - t0)
-
+    return BuildReport(db_path, counts, by_source, warnings, missing, time.perf_counter() - t0)

@@ -139,6 +139,7 @@ def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
         url=meta.get("url"),
         page_marker=page_marker,
         excerpt_of=meta.get("excerpt_of"),
+        kind="excerpt" if meta.get("excerpt_of") else "laws",
     )
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .models import Document, Entity, Segmentation
+from .models import Document, Entity, Ruling, Segmentation
 from .paths import VIEWS
 
 LAW_COLUMNS = {
     "id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
     "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
     "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
+    "numbered": int, "witness_of": str,
 }
 
 
@@ -31,12 +32,15 @@ def write_database(
     games: dict[str, str],
     entities: list[Entity],
     corpus: Iterable[tuple[Document, list[Segmentation]]],
+    rulings: Iterable[Ruling] = (),
+    rules: dict[str, str] | None = None,
     views: Path = VIEWS,
 ) -> dict[str, int]:
     """Write every table to a new database at ``path`` (which must not exist).
 
     ``games`` maps the slugs used to display names; ``corpus`` gives each document with its codes'
-    segmentations, laws already tagged. Returns row counts by table.
+    segmentations, laws already tagged; ``rulings`` the decided cases, whose citations resolve to
+    the laws of the source ``rules[ruling.source]``. Returns row counts by table.
     """
     db = sqlite_utils.Database(path)
     # A fresh file that is renamed into place only when complete: no journal or per-insert sync
@@ -55,12 +59,14 @@ def write_database(
                 "slug": d.source.slug, "title": d.source.title, "author": d.source.author,
                 "year": d.source.year, "url": d.source.url, "file": d.source.file,
                 "sha256": d.source.sha256, "excerpt_of": d.source.excerpt_of,
-                "page_marker": d.source.page_marker, "lines": d.line_count,
+                "page_marker": d.source.page_marker, "lines": d.line_count, "kind": d.source.kind,
+                "edition": d.source.edition, "licence": d.source.licence, "address": d.source.address,
             }
             for d, _ in corpus
         ),
         pk="slug",
-        columns={"author": str, "year": int, "url": str, "excerpt_of": str},
+        columns={"author": str, "year": int, "url": str, "excerpt_of": str, "edition": str,
+                 "licence": str, "address": str},
     )
     db["codes"].create(
         {"id": str, "source": str, "game": str, "title": str, "line_start": int, "line_end": int, "laws": int},
@@ -80,7 +86,7 @@ def write_database(
         LAW_COLUMNS, pk="id", not_null={"source", "game", "code", "number", "kind", "text", "raw_text"},
         foreign_keys=[
             ("source", "sources", "slug"), ("game", "games", "slug"), ("code", "codes", "id"),
-            ("parent", "laws", "id"),
+            ("parent", "laws", "id"), ("witness_of", "laws", "id"),
         ],
     )
     db["laws"].insert_all(
@@ -90,7 +96,7 @@ def write_database(
             "parent": law.parent, "kind": law.kind, "ordinal": law.ordinal, "text": law.text,
             "raw_text": law.raw_text, "note": law.note, "page_start": law.page_start,
             "page_end": law.page_end, "line_start": law.line_start, "line_end": law.line_end,
-            "entities": law.entity_ids,
+            "entities": law.entity_ids, "numbered": int(law.numbered), "witness_of": law.witness_of,
         }
         for _, segs in corpus
         for s in segs
@@ -127,10 +133,34 @@ def write_database(
         for law in s.laws
         for m in law.mentions
     )
+    rulings = list(rulings)
+    db["rulings"].create(
+        {"id": str, "source": str, "number": str, "title": str, "text": str, "decision": str,
+         "raw_text": str, "line_start": int, "line_end": int},
+        pk="id", foreign_keys=[("source", "sources", "slug")],
+    )
+    db["rulings"].insert_all(
+        {"id": r.id, "source": r.source, "number": r.number, "title": r.title, "text": r.text,
+         "decision": r.decision, "raw_text": r.raw_text, "line_start": r.line_start, "line_end": r.line_end}
+        for r in rulings
+    )
+    law_ids = {(row["source"], row["number"]): row["id"] for row in db.query(
+        "select source, number, id from laws where kind = 'law' and parent is null")}
+    db["ruling_citations"].create(
+        {"ruling_id": str, "number": str, "law_id": str, "text": str},
+        foreign_keys=[("ruling_id", "rulings", "id"), ("law_id", "laws", "id")],
+    )
+    db["ruling_citations"].insert_all(
+        {"ruling_id": r.id, "number": number, "text": text,
+         "law_id": law_ids.get(((rules or {}).get(r.source), number))}
+        for r in rulings
+        for number, text in dict.fromkeys(r.citations)
+    )
     for table, cols in [
         ("laws", ["game"]), ("laws", ["source"]), ("laws", ["code"]), ("laws", ["parent"]),
         ("laws", ["kind"]), ("law_entities", ["entity_id"]), ("law_entities", ["law_id"]),
-        ("codes", ["source"]), ("fragments", ["source"]),
+        ("codes", ["source"]), ("fragments", ["source"]), ("laws", ["witness_of"]),
+        ("ruling_citations", ["law_id"]), ("ruling_citations", ["ruling_id"]),
     ]:
         db[table].create_index(cols)
     db["laws"].enable_fts(["text", "note"], tokenize="porter")

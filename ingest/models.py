@@ -58,6 +58,10 @@ class Source:
     url: str | None = None
     page_marker: str = "{N}"
     excerpt_of: str | None = None
+    kind: str = "laws"  # "laws", "excerpt" (of a catalogued book), "rulings" or "commentary"
+    edition: str | None = None
+    licence: str | None = None
+    address: str | None = None
 
     @property
     def file(self) -> str:
@@ -157,6 +161,7 @@ class Law:
     note: str | None = None
     note_spans: list[Span] = field(default_factory=list)
     mentions: list["Mention"] = field(default_factory=list)
+    witness_of: str | None = None  # for an excerpt's law: the same law in the catalogued book
 
     @property
     def entity_ids(self) -> list[str]:
@@ -183,6 +188,23 @@ class Fragment:
     page_start: int | None
     page_end: int | None
     reason: str
+
+
+@dataclass
+class Ruling:
+    """A decided case (Cavendish's Cases and Decisions): the facts, the decision, and the laws it
+    cites (``citations``: ``(law number as cited, text of the citation)``)."""
+
+    id: str
+    source: str
+    number: str
+    title: str
+    text: str
+    decision: str
+    raw_text: str
+    line_start: int
+    line_end: int
+    citations: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
