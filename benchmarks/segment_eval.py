@@ -4,7 +4,8 @@
 
 The gold lists, for runs of each book read by hand (``*.ranges.jsonl``), every law with its
 number and first and last lines (``*.laws.jsonl``). A built law matches a gold law when both
-start on the same line with the same number (or both are unnumbered) and end on the same line.
+start on the same line with the same number (or both are unnumbered) and end on the same line
+(a law with clauses may be read whole or as its head alone: the gold has both readings).
 Precision counts the built laws that start inside the gold's runs; recall the gold laws.
 """
 
@@ -31,7 +32,12 @@ def load_gold(folder: Path = GOLD) -> tuple[list[dict], list[dict]]:
 def evaluate(conn: sqlite3.Connection, gold: list[dict], ranges: list[dict]) -> dict[str, dict]:
     """Per source: gold, built (inside the runs), matched starts and matched boundaries."""
     built = defaultdict(list)
-    for row in conn.execute("select source, number, numbered, kind, line_start, line_end, id from laws"):
+    # a law with clauses ends where its last clause ends (the gold reads it whole)
+    for row in conn.execute(
+        "select l.source, l.number, l.numbered, l.kind, l.line_start,"
+        " max(l.line_end, coalesce((select max(c.line_end) from laws c where c.parent = l.id), 0)), l.id,"
+        " l.line_end from laws l"
+    ):
         built[row[0]].append(row)
     out: dict[str, dict] = {}
     for src in sorted({g["source"] for g in gold}):
@@ -45,7 +51,7 @@ def evaluate(conn: sqlite3.Connection, gold: list[dict], ranges: list[dict]) -> 
             ok_start = b is not None and (b[1] == g["number"] or (not b[2] and g["label"] == ""))
             if ok_start:
                 starts += 1
-                if b[5] == g["line_end"]:
+                if g["line_end"] in (b[5], b[7]):  # with its clauses, or its head alone
                     bounds += 1
                     continue
             misses.append((g, b))

@@ -31,17 +31,17 @@ from .models import CodeSpec, Document, Fragment, Law, Segmentation, Span
 _ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 _LABEL_RE = re.compile(
     r"(?<![\w.,'’])"
-    r"(?P<prefix>(?:LAW|Law|SEC\.|Sec\.|RULE|Rule)[ \t]+)?"
+    r"(?P<prefix>(?:LAW|Law|SEC\.?|Sec\.?|RULE|Rule)[ \t]+)?"
     r"(?:_=)?"  # Foster's bold-italic heads: _=36. Ties.=_
     r"(?:(?P<arabic>\d{1,3})(?:_?(?P<suffix>[a-z])_?(?=\.))?(?:[ \t]+to[ \t]+(?P<to>\d{1,3}))?"
     r"|\((?P<paren>\d{1,3})\)"
     r"|(?P<lower>" + _ROMAN.lower() + r")|(?P<upper>" + _ROMAN + r")|(?P<letter>[A-H]))"
-    r"(?P<punct>\.(?:—|--)?|(?<=\))(?=[ \t])|(?=[ \t]+[A-Z]))"
+    r"(?P<punct>\.(?:—|--)?(?:=_)?|(?<=\))(?=[ \t])|(?=[ \t]+[A-Z]))"
 )
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _NOTE_OPEN_RE = {  # "[" opening a paragraph: a note, unless it is a page marker
-    "[N]": re.compile(r"(?m)^[ \t]*(\[)(?!\d{1,4}\])"),
-    "{N}": re.compile(r"(?m)^[ \t]*(\[)"),
+    "[N]": re.compile(r"(?m)^[ \t]*(\[(?!\d{1,4}\])|\*Note\.?\*|_Note\.?_|NOTE\.)"),
+    "{N}": re.compile(r"(?m)^[ \t]*(\[|\*Note\.?\*|_Note\.?_|NOTE\.)"),
 }
 _SEPARATOR_RE = re.compile(r"[ \t]*(?:\*[ \t]*){3,}")
 _MD_HEADING_RE = re.compile(r"[ \t]*#{1,6}[ \t]+\S")
@@ -139,6 +139,12 @@ def _find_labels(
         i = m.start()
         while i > start and (text[i - 1] in " \t\f\v" or i in marker_starts):
             i = marker_starts.get(i, i - 1)
+        label_start = m.start()
+        if i - 1 > start and text[i - 1] in "-*•" and text[i - 2] in " \t\n" and i < m.start():
+            i -= 1  # a Markdown list item: " - I. If a player …"; its bullet opens the label
+            label_start = i
+            while i > start and text[i - 1] in " \t":
+                i -= 1
         at_line_start = i == start or text[i - 1] == "\n"
         if punct == "" and not at_line_start:
             continue
@@ -176,17 +182,22 @@ def _find_labels(
         else:
             number = m.group(kind)
             key = (roman_value(number), 0)
-        prefix = (m.group("prefix") or "").strip()
+        prefix = (m.group("prefix") or "").strip().rstrip(".").upper()
         style = f"{prefix} {kind}" if prefix else kind
         strong = at_line_start and (bool(punct) or kind == "paren")
-        labels.append(Label(m.start(), m.end(), style, number, key, strong, first_key))
+        labels.append(Label(label_start, m.end(), style, number, key, strong, first_key))
     return labels
 
 
 def _select(labels: list[Label], where: str, doc: Document, warnings: list[str] | None) -> list[Label]:
-    """The labels that number a sequence: strong ones, and weak ones that continue it."""
+    """The labels that number a sequence: strong ones, and weak ones that continue it.
+
+    A line-start number that breaks the sequence (a skip or a step back) is a new law only if the
+    next label continues from it; if the next label continues the sequence it broke, it is text
+    (Hoffmann's Bézique law 61 wraps a reference "Law / 58." onto a line of its own).
+    """
     chosen: list[Label] = []
-    for lab in labels:
+    for i, lab in enumerate(labels):
         if not chosen:
             if lab.strong:
                 chosen.append(lab)
@@ -194,14 +205,20 @@ def _select(labels: list[Label], where: str, doc: Document, warnings: list[str] 
         prev = chosen[-1]
         if _is_successor(prev.key, lab.opening):
             chosen.append(lab)
-        elif lab.strong:
-            chosen.append(lab)
+            continue
+        if not lab.strong:
+            continue
+        line = doc.line_of(lab.start)
+        following = next((n for n in labels[i + 1 :] if n.strong or _is_successor(lab.key, n.opening)), None)
+        if following is not None and _is_successor(prev.key, following.opening) and not _is_successor(lab.key, following.opening):
             if warnings is not None:
-                line = doc.line_of(lab.start)
-                what = "skips from" if lab.key > prev.key else "is out of order after"
-                warnings.append(
-                    f"{doc.source.path}:{line}: {where}: law {lab.number} {what} {prev.number}"
-                )
+                warnings.append(f"{doc.source.path}:{line}: {where}: {lab.number!r} at a line start breaks the "
+                                f"sequence {prev.number} → {following.number}; read as text")
+            continue
+        chosen.append(lab)
+        if warnings is not None:
+            what = "skips from" if lab.key > prev.key else "is out of order after"
+            warnings.append(f"{doc.source.path}:{line}: {where}: law {lab.number} {what} {prev.number}")
     return chosen
 
 
@@ -214,7 +231,8 @@ def _in_sequence(chosen: list[Label]) -> int:
 def _find_notes(
     text: str, start: int, end: int, spans: list[Span], unclosed: list[int], opener: re.Pattern
 ) -> list[Span]:
-    """Bracketed commentary paragraphs: ``[`` at a line start to its matching ``]``.
+    """Commentary: ``[`` at a line start to its matching ``]``, or a paragraph opening with
+    ``*Note*`` or ``NOTE.`` (Cavendish's Piquet, law 71).
 
     A note not closed by then ends at a blank line, at a line that opens with a law number, or
     at the end of the code; its start is added to ``unclosed``.
@@ -231,6 +249,11 @@ def _find_notes(
             pos = m.end()
             continue
         depth, i, e = 0, s, None
+        if text[s] != "[":  # "*Note* …", "NOTE.--…": a paragraph of commentary
+            para = _BLANK_LINE_RE.search(text, s, end)
+            notes.append(Span(s, para.start() if para else end))
+            pos = notes[-1].end
+            continue
         while i < end:
             ch = text[i]
             if ch == "[":
