@@ -1,6 +1,6 @@
 """Build speed and memory on a corpus, beside a baseline measured in the same run.
 
-    python benchmarks/build_bench.py [--corpus DIR]... [--repeat N]
+    python benchmarks/build_bench.py [--corpus DIR]... [--books CACHE] [--repeat N]
 
 Prints, for each stage set, the median seconds over N runs, laws per second, and this process's
 peak resident memory (MB). The baseline is reading + cleaning + segmenting alone; "full" adds
@@ -17,7 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ingest.build import build, load_games, read_corpus, segment_corpus
+from ingest.build import build, load_games, read_books, read_corpus, segment_corpus
+from ingest.catalog import load_catalog
 from ingest.paths import SEEDS
 from ingest.tag import Tagger
 
@@ -29,6 +30,7 @@ def peak_mb() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", action="append", type=Path)
+    parser.add_argument("--books", type=Path, help="a cache of the catalogued books to build too")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     dirs = args.corpus or [SEEDS]
@@ -39,12 +41,15 @@ def main() -> None:
     print(f"tagger load: {time.perf_counter() - t0:.2f} s, peak {peak_mb():.0f} MB")
 
     def baseline() -> int:
-        segmented, _ = segment_corpus(read_corpus(dirs, games))
+        docs = read_corpus(dirs, games)
+        if args.books:
+            docs += read_books(args.books, load_catalog(), games)[0]
+        segmented, _ = segment_corpus(docs)
         return sum(len(s.laws) for _, segs in segmented for s in segs)
 
     def full() -> int:
         with tempfile.TemporaryDirectory() as tmp:
-            report = build(dirs, Path(tmp) / "bench.db", tagger=tagger)
+            report = build(dirs, Path(tmp) / "bench.db", tagger=tagger, cache=args.books)
         return report.counts["laws"]
 
     print(f"{'stages':<32}{'laws':>7}{'median s':>11}{'laws/s':>10}{'peak MB':>9}")

@@ -41,17 +41,25 @@ def main() -> None:
     """
 
 
-def _run_build(corpus: tuple[Path, ...], db_path: Path) -> None:
+CACHE_OPTION = click.option(
+    "--cache", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Folder of fetched books (default: .cache/books in the project, or $CARDLAWS_CACHE).",
+)
+
+
+def progress(items, length, label):
+    with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
+        yield from bar
+
+
+def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None) -> None:
     from .build import build
+    from .fetch import CACHE
 
     dirs = list(corpus) or [paths.SEEDS]
-
-    def progress(items, length, label):
-        with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
-            yield from bar
-
+    books_cache = None if corpus else (cache or CACHE)
     try:
-        report = build(dirs, db_path, progress=progress)
+        report = build(dirs, db_path, progress=progress, cache=books_cache)
     except OSError as e:
         fail(f"cannot write {db_path}: {e.strerror}")
     except CorpusError as e:
@@ -59,6 +67,13 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path) -> None:
         fail(f"{e}\nthe build stopped; {kept}")
     for w in report.warnings:
         click.secho(f"warning: {w}", fg="yellow", err=True)
+    if report.missing_books:
+        click.secho(
+            f"{len(report.missing_books)} catalogued book(s) are not in the cache ({books_cache}) and were "
+            f"not built: {', '.join(report.missing_books)}. Get them with 'cardlaws corpus fetch' "
+            "(or 'cardlaws corpus fetch --mirror DIR' from a folder of copies).",
+            fg="yellow", err=True,
+        )
     c = report.counts
     click.echo(
         f"Built {db_path} in {report.seconds:.1f} s: {c.get('laws', 0)} laws and clauses from "
@@ -73,32 +88,56 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path) -> None:
 @click.option(
     "--corpus", multiple=True, type=click.Path(file_okay=False, path_type=Path),
     help="A folder of texts (*.txt, each with a NAME.toml sidecar), searched recursively. "
-    "Repeat for several. Default: the project's corpus/seeds.",
+    "Repeat for several. Default: the project's corpus/seeds plus the catalogued books in the cache.",
 )
 @DB_OPTION
-def build_command(corpus: tuple[Path, ...], db_path: Path) -> None:
+@CACHE_OPTION
+def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None) -> None:
     """Build the database from corpus texts: clean, segment into laws, tag entities, load.
 
     The new database replaces the old one only when the build succeeds; on bad input (a missing
     or malformed sidecar, an empty or binary file, a section outside its file) the error names
     the file and the previous database is left as it was.
+
+    With no --corpus it builds the project's seed excerpts plus every catalogued book found in
+    the cache (see 'cardlaws corpus fetch'); with --corpus, only the texts in those folders.
     """
-    _run_build(corpus, db_path)
+    _run_build(corpus, db_path, cache)
+
+
+MIRROR_OPTION = click.option(
+    "--mirror", type=click.Path(file_okay=False, exists=True, path_type=Path), envvar="CARDLAWS_MIRROR",
+    help="Copy the books from this folder (<slug>.txt files) instead of downloading them "
+    "[env: CARDLAWS_MIRROR].",
+)
 
 
 @main.command()
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8001, show_default=True, type=int, help="Port to listen on.")
-def serve(db_path: Path, host: str, port: int) -> None:
+@MIRROR_OPTION
+@CACHE_OPTION
+def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path | None) -> None:
     """Serve the database in Datasette (building it first if it does not exist).
 
-    Browse laws by game, facet by entity, read a law at /law/<id>, search the text, and run SQL
-    across games.
+    A first build gets the catalogued books first (from --mirror, or downloaded); offline, it
+    says so and serves what it has. Browse laws by game, facet by entity, read a law at
+    /law/<id>, search the text, and run SQL across games.
     """
     if not db_path.exists():
-        click.echo(f"{db_path} does not exist yet: building it from the corpus first.", err=True)
-        _run_build((), db_path)
+        from .catalog import load_catalog
+        from .fetch import CACHE, fetch_books
+
+        click.echo(f"{db_path} does not exist yet: getting the books and building it first.", err=True)
+        report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress, retries=2, timeout=15)
+        if report.failed:
+            reason = next(iter(report.failed.values()))
+            click.secho(
+                f"Could not get {len(report.failed)} of the books ({reason}); serving what there is. "
+                "Use --mirror DIR or 'cardlaws corpus fetch' later.", fg="yellow", err=True,
+            )
+        _run_build((), db_path, cache)
     import uvicorn
 
     from .serve import make_datasette
@@ -106,6 +145,40 @@ def serve(db_path: Path, host: str, port: int) -> None:
     ds = make_datasette(db_path)
     click.echo(f"Serving {db_path} at http://{host}:{port}/ (Ctrl+C to stop)", err=True)
     uvicorn.run(ds.app(), host=host, port=port, log_level="warning")
+
+
+@main.group()
+def corpus() -> None:
+    """The catalogued law books (corpus/catalog.toml): fetch them into the cache."""
+
+
+@corpus.command("fetch")
+@MIRROR_OPTION
+@click.option("--url-base", metavar="URL", help="Download every book as URL/<slug>.txt (your own mirror server).")
+@CACHE_OPTION
+@click.option("--force", is_flag=True, help="Fetch again books already in the cache.")
+def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, force: bool) -> None:
+    """Fetch every catalogued book into the cache, from its public address (with retries), from
+    --url-base, or from a local --mirror folder. What was fetched, its size and sha256, is
+    recorded in the cache's manifest.json. Exit status 1 if any book could not be fetched."""
+    from .catalog import load_catalog
+    from .fetch import CACHE, fetch_books
+
+    try:
+        books = load_catalog()
+        report = fetch_books(books, cache or CACHE, mirror=mirror, url_base=url_base, force=force, progress=progress)
+    except (CorpusError, OSError) as e:
+        fail(str(e))
+    for slug, origin in report.fetched.items():
+        click.echo(f"fetched {slug} from {origin}", err=True)
+    if report.skipped:
+        click.echo(f"{len(report.skipped)} book(s) already in the cache (--force fetches them again)", err=True)
+    for slug, reason in report.failed.items():
+        click.secho(f"error: {slug}: {reason}", fg="red", err=True)
+    click.echo(f"{len(report.fetched)} fetched, {len(report.skipped)} kept, {len(report.failed)} failed "
+               f"into {cache or CACHE}", err=True)
+    if report.failed:
+        sys.exit(1)
 
 
 def _open(db_path: Path) -> sqlite3.Connection:

@@ -53,6 +53,16 @@ async def law_page(datasette, request):
         "where le.law_id = ? order by le.start", [law_id])).rows]
     clauses = [dict(r) for r in (await db.execute(
         "select id, number, text from laws where parent = ? order by ordinal", [law_id])).rows]
+    witness_of = await one(
+        "select l.id, l.number, s.title from laws l join sources s on s.slug = l.source where l.id = ?",
+        [law["witness_of"]],
+    )
+    witnesses = [dict(r) for r in (await db.execute(
+        "select l.id, s.title from laws l join sources s on s.slug = l.source where l.witness_of = ?", [law_id])).rows]
+    rulings = [dict(r) for r in (await db.execute(
+        "select distinct r.id, r.title, r.decision, s.title as source_title from ruling_citations c "
+        "join rulings r on r.id = c.ruling_id join sources s on s.slug = r.source where c.law_id = ? "
+        "order by r.id", [law_id])).rows]
     neighbours = {
         name: await one(
             f"select id, number from laws where source = ? and ordinal {op} ? "
@@ -73,6 +83,9 @@ async def law_page(datasette, request):
         "code": code,
         "parent": parent,
         "clauses": clauses,
+        "witness_of": witness_of,
+        "witnesses": witnesses,
+        "rulings": rulings,
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(law["text"], mentions),
         "pages": pages(law),

@@ -3,6 +3,8 @@ entity tagger, and a Datasette serving that database through its own test client
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ingest.build import build
@@ -35,3 +37,27 @@ def write_source(folder, name: str, text: bytes | str, sidecar: str | None) -> N
     (folder / f"{name}.txt").write_bytes(data)
     if sidecar is not None:
         (folder / f"{name}.toml").write_text(sidecar, encoding="utf-8")
+
+
+SHARED_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def shared_corpus() -> Path:
+    """The nine books as the team shares them beside the repository (CI has them too)."""
+    if not (SHARED_CORPUS / "SOURCES.md").is_file():
+        pytest.skip(f"the shared corpus is not at {SHARED_CORPUS}")
+    return SHARED_CORPUS
+
+
+@pytest.fixture(scope="session")
+def books_db(tmp_path_factory, tagger, shared_corpus):
+    """The default build: seeds plus the nine books fetched from the shared folder as a mirror."""
+    from ingest.catalog import load_catalog
+    from ingest.fetch import fetch_books
+
+    cache = tmp_path_factory.mktemp("cache")
+    report = fetch_books(load_catalog(), cache, mirror=shared_corpus)
+    assert not report.failed, report.failed
+    path = tmp_path_factory.mktemp("books") / "cardlaws.db"
+    return build([SEEDS], path, tagger=tagger, cache=cache)

@@ -1,0 +1,112 @@
+"""Fetch: bring the catalogued books into the cache, from their public addresses or a mirror.
+
+:func:`fetch_books` downloads each book's ``download`` address (or ``URL_BASE/<slug>.txt``, or
+copies ``MIRROR/<slug>.txt``) into ``CACHE/<slug>.txt``, writing each file whole (a temporary
+file renamed into place), with retries on network errors and server errors (5xx), and records
+what it got in ``CACHE/manifest.json``: bytes, sha256, where from, and whether it is the copy the
+catalog was made from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from .catalog import BookEntry
+from .paths import PROJECT_ROOT
+
+CACHE = Path(os.environ.get("CARDLAWS_CACHE", PROJECT_ROOT / ".cache" / "books"))
+RETRIES = 3
+
+
+@dataclass
+class FetchReport:
+    """Per book: ``fetched`` (slug → where from), ``failed`` (slug → reason)."""
+
+    fetched: dict[str, str] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _download(url: str, dest: Path, client: httpx.Client, retries: int, backoff: float) -> None:
+    last: Exception | None = None
+    for attempt in range(retries):
+        try:
+            with client.stream("GET", url) as response:
+                if response.status_code >= 500:
+                    raise httpx.HTTPStatusError(f"server error {response.status_code}", request=response.request, response=response)
+                response.raise_for_status()
+                with open(dest, "wb") as f:
+                    for chunk in response.iter_bytes():
+                        f.write(chunk)
+            return
+        except httpx.HTTPStatusError as e:
+            last = e
+            if e.response.status_code < 500:
+                break  # 404 and the like: asking again will not help
+        except httpx.HTTPError as e:
+            last = e
+        time.sleep(backoff * (2**attempt))
+    raise RuntimeError(str(last) or type(last).__name__)
+
+
+def fetch_books(
+    books: list[BookEntry],
+    cache: Path = CACHE,
+    mirror: Path | None = None,
+    url_base: str | None = None,
+    force: bool = False,
+    progress: Callable[[Iterable, int, str], Iterable] = lambda items, n, label: items,
+    retries: int = RETRIES,
+    backoff: float = 0.5,
+    timeout: float = 30.0,
+) -> FetchReport:
+    """Fetch every book into ``cache`` (already-present books are kept unless ``force``).
+
+    Never raises for one book's failure: it is recorded in the report and the next book is
+    fetched. Raises :class:`OSError` only if the cache folder cannot be written.
+    """
+    cache.mkdir(parents=True, exist_ok=True)
+    manifest_path = cache / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    report = FetchReport()
+    with httpx.Client(timeout=timeout, follow_redirects=True) as client:
+        for book in progress(books, len(books), "Fetching books"):
+            dest = cache / f"{book.slug}.txt"
+            if dest.exists() and not force:
+                report.skipped.append(book.slug)
+                continue
+            tmp = dest.with_name(f".{dest.name}.part")
+            try:
+                if mirror is not None:
+                    origin = mirror / f"{book.slug}.txt"
+                    if not origin.is_file():
+                        raise RuntimeError(f"{origin} not found in the mirror")
+                    shutil.copyfile(origin, tmp)
+                else:
+                    origin = f"{url_base.rstrip('/')}/{book.slug}.txt" if url_base else book.download
+                    _download(origin, tmp, client, retries, backoff)
+                data = tmp.read_bytes()
+                if not data.strip():
+                    raise RuntimeError("received an empty file")
+                os.replace(tmp, dest)
+            except (RuntimeError, OSError) as e:
+                tmp.unlink(missing_ok=True)
+                report.failed[book.slug] = str(e)
+                continue
+            digest = hashlib.sha256(data).hexdigest()
+            manifest[book.slug] = {
+                "from": str(origin), "bytes": len(data), "sha256": digest,
+                "catalogued_copy": digest == book.sha256,
+            }
+            report.fetched[book.slug] = str(origin)
+    manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return report

@@ -1,0 +1,89 @@
+"""The catalog: validated, and locating codes by their text in any copy of a book (Latin-1 or
+UTF-8, CRLF or LF, with or without a Gutenberg header); clear errors for a wrong or truncated copy."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import replace
+
+import pytest
+
+from ingest.build import build
+from ingest.catalog import load_catalog
+from ingest.models import CorpusError
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return {b.slug: b for b in load_catalog()}
+
+
+def test_catalog_describes_the_nine_books(catalog, shared_corpus):
+    assert len(catalog) == 9
+    for slug, book in catalog.items():
+        data = (shared_corpus / f"{slug}.txt").read_bytes()
+        assert book.sha256 == hashlib.sha256(data).hexdigest(), slug
+        assert book.title and book.download.startswith("https://") and book.licence
+    assert catalog["pembridge-whist-or-bumblepuppy-1895"].kind == "commentary"
+    assert catalog["cavendish-piquet-cases-and-decisions-8th-ed"].kind == "rulings"
+
+
+def _laws(db):
+    return sqlite3.connect(db).execute("select id, number, text, line_start from laws order by ordinal").fetchall()
+
+
+def test_a_differently_encoded_copy_gives_the_same_laws(tmp_path, catalog, shared_corpus, tagger):
+    book = catalog["peel-round-games-with-cards-1891"]
+    original = (shared_corpus / f"{book.slug}.txt").read_text(encoding="utf-8")
+    header = "The Project Gutenberg EBook of Round Games with Cards\n" + "\n" * 9  # 10 lines more
+    copy = (header + original).replace("\n", "\r\n").encode("latin-1", errors="replace")
+    for folder, data in (("a", original.encode("utf-8")), ("b", copy)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"{book.slug}.txt").write_bytes(data)
+        build([], tmp_path / f"{folder}.db", tagger=tagger, cache=tmp_path / folder, catalog=[book])
+    a, b = _laws(tmp_path / "a.db"), _laws(tmp_path / "b.db")
+    assert len(a) == len(b) == 81
+    assert [(x[0], x[1]) for x in a] == [(x[0], x[1]) for x in b]
+    assert all(y[3] == x[3] + 10 for x, y in zip(a, b))
+    assert sum(x[2] == y[2] for x, y in zip(a, b)) >= 78  # a few curly quotes do not survive Latin-1
+
+
+def test_a_heading_not_found_names_the_book_and_code(tmp_path, catalog, tagger):
+    book = catalog["cavendish-laws-of-piquet-8th-ed"]
+    (tmp_path / f"{book.slug}.txt").write_text("Some other book entirely.\n1. A law.\n")
+    with pytest.raises(CorpusError, match=r"cavendish-laws-of-piquet-8th-ed\.txt: code 'piquet': its heading '# LAWS OF PIQUET' was not found"):
+        build([], tmp_path / "x.db", tagger=tagger, cache=tmp_path, catalog=[book])
+
+
+def test_a_truncated_copy_is_an_error(tmp_path, catalog, shared_corpus, tagger):
+    book = catalog["peel-round-games-with-cards-1891"]
+    text = (shared_corpus / f"{book.slug}.txt").read_text(encoding="utf-8")
+    (tmp_path / f"{book.slug}.txt").write_text(text[: text.index("71. ")])
+    with pytest.raises(CorpusError, match=r"code 'poker' \(from line \d+\): its closing text 'VINGT-UN\.' was not found \(is the file truncated\?\)"):
+        build([], tmp_path / "x.db", tagger=tagger, cache=tmp_path, catalog=[book])
+
+
+def test_unknown_catalog_key_is_an_error(tmp_path):
+    path = tmp_path / "catalog.toml"
+    path.write_text('[[book]]\nslug = "x"\ntitle = "X"\ndownload = "https://example.org/x.txt"\ncolour = "red"\n')
+    with pytest.raises(CorpusError, match=r"book 'x': unknown key 'colour'"):
+        load_catalog(path)
+
+
+def test_missing_books_are_reported_not_fatal(tmp_path, catalog, tagger):
+    from ingest.paths import SEEDS
+
+    report = build([SEEDS], tmp_path / "x.db", tagger=tagger, cache=tmp_path / "empty", catalog=list(catalog.values()))
+    assert sorted(report.missing_books) == sorted(catalog)
+    assert report.counts["laws"] == 46
+
+
+def test_duplicate_numbers_in_a_book_are_flagged(tmp_path, catalog, shared_corpus, tagger):
+    book = replace(catalog["peel-round-games-with-cards-1891"])
+    text = (shared_corpus / f"{book.slug}.txt").read_text(encoding="utf-8")
+    (tmp_path / f"{book.slug}.txt").write_text(text.replace("\n12. If any player", "\n11. If any player", 1))
+    report = build([], tmp_path / "x.db", tagger=tagger, cache=tmp_path, catalog=[book])
+    assert any("number 11 is duplicated" in w and "[poker]" in w for w in report.warnings)
+    ids = [r[0] for r in sqlite3.connect(tmp_path / "x.db").execute("select id from laws where number = '11'")]
+    assert ids == ["peel-round-games-with-cards-1891/poker/11", "peel-round-games-with-cards-1891/poker/11~2"]
