@@ -130,7 +130,8 @@ def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path 
         from .fetch import CACHE, fetch_books
 
         click.echo(f"{db_path} does not exist yet: getting the books and building it first.", err=True)
-        report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress, retries=2, timeout=15)
+        report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress,
+                             retries=2, timeout=15, give_up_offline=True)
         if report.failed:
             reason = next(iter(report.failed.values()))
             click.secho(

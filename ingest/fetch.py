@@ -34,6 +34,7 @@ class FetchReport:
     fetched: dict[str, str] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    offline: str | None = None  # why a host could not be reached, if one could not
 
 
 def _download(url: str, dest: Path, client: httpx.Client, retries: int, backoff: float) -> None:
@@ -52,10 +53,18 @@ def _download(url: str, dest: Path, client: httpx.Client, retries: int, backoff:
             last = e
             if e.response.status_code < 500:
                 break  # 404 and the like: asking again will not help
+        except httpx.ConnectError as e:
+            last = e
+            if attempt + 1 == retries:
+                raise Offline(str(e) or "cannot connect") from None
         except httpx.HTTPError as e:
             last = e
         time.sleep(backoff * (2**attempt))
     raise RuntimeError(str(last) or type(last).__name__)
+
+
+class Offline(RuntimeError):
+    """The address could not be reached at all (no network, or no such host)."""
 
 
 def fetch_books(
@@ -68,11 +77,13 @@ def fetch_books(
     retries: int = RETRIES,
     backoff: float = 0.5,
     timeout: float = 30.0,
+    give_up_offline: bool = False,
 ) -> FetchReport:
     """Fetch every book into ``cache`` (already-present books are kept unless ``force``).
 
     Never raises for one book's failure: it is recorded in the report and the next book is
-    fetched. Raises :class:`OSError` only if the cache folder cannot be written.
+    fetched (unless ``give_up_offline`` and a host could not be reached at all: then the rest are
+    recorded as not tried). Raises :class:`OSError` only if the cache folder cannot be written.
     """
     cache.mkdir(parents=True, exist_ok=True)
     manifest_path = cache / "manifest.json"
@@ -85,6 +96,9 @@ def fetch_books(
                 report.skipped.append(book.slug)
                 continue
             tmp = dest.with_name(f".{dest.name}.part")
+            if give_up_offline and report.offline:
+                report.failed[book.slug] = f"not tried: {report.offline}"
+                continue
             try:
                 if mirror is not None:
                     origin = mirror / f"{book.slug}.txt"
@@ -101,6 +115,8 @@ def fetch_books(
             except (RuntimeError, OSError) as e:
                 tmp.unlink(missing_ok=True)
                 report.failed[book.slug] = str(e)
+                if isinstance(e, Offline):
+                    report.offline = str(e)
                 continue
             digest = hashlib.sha256(data).hexdigest()
             manifest[book.slug] = {

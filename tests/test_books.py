@@ -170,3 +170,20 @@ async def test_law_page_shows_witnesses_and_rulings(books_db):
     assert 'href="/law/hoffmann-hoyles-games-modernized-1909/ecarte/31"' in seed
     law51 = (await ds.client.get("/law/cavendish-laws-of-piquet-8th-ed/piquet/51")).text
     assert "Rulings citing this law" in law51 and "Case I" in law51
+
+
+def test_nothing_is_lost_in_any_code_of_any_book(shared_corpus):
+    from ingest.build import load_games, read_books
+    from ingest.catalog import load_catalog
+    from ingest.segment import overlaps, segment, uncovered
+
+    docs, missing = read_books(shared_corpus, load_catalog(), load_games())
+    assert missing == [] and len(docs) == 9
+    codes = 0
+    for doc in docs:
+        for code in doc.source.codes:
+            seg = segment(doc, code)
+            assert uncovered(doc, seg) == [], (doc.source.slug, code.slug)
+            assert overlaps(seg) == [], (doc.source.slug, code.slug)
+            codes += 1
+    assert codes == 35

@@ -96,3 +96,15 @@ def test_cli_fetch_from_a_mirror_reports_missing_books(tmp_path, shared_corpus):
     assert result.exit_code == 1
     assert "1 fetched, 0 kept, 8 failed" in result.stderr
     assert "error: hoffmann-hoyles-games-modernized-1909:" in result.stderr and "not found in the mirror" in result.stderr
+
+
+def test_offline_gives_up_after_the_first_unreachable_book(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port on 127.0.0.1 that nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    books = [book(slug, f"http://127.0.0.1:{port}/{slug}.txt") for slug in ("a", "b", "c")]
+    report = fetch_books(books, tmp_path, backoff=0.01, retries=2, give_up_offline=True)
+    assert report.offline and set(report.failed) == {"a", "b", "c"}
+    assert report.failed["b"].startswith("not tried: ")
