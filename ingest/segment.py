@@ -46,10 +46,13 @@ _NOTE_OPEN_RE = {  # "[" opening a paragraph: a note, unless it is a page marker
 _SEPARATOR_RE = re.compile(r"[ \t]*(?:\*[ \t]*){3,}")
 _MD_HEADING_RE = re.compile(r"[ \t]*#{1,6}[ \t]+\S")
 _CAPS_HEADING_RE = re.compile(r"[ \t]*[A-ZÀ-Ý][A-ZÀ-Ý0-9 ,.'’&:;()\-—]{2,70}")
-_ITALIC_HEADING_RE = re.compile(r"[ \t]*_[^_\n]{2,60}_\.?[ \t]*")
+_ITALIC_HEADING_RE = re.compile(r"[ \t]*_[^_\n]{1,59}[^_.\n]_\.?[ \t]*")  # "_The Deal_." (Peel), not "_When … Declared._"
 _BLANK_LINE_RE = re.compile(r"\n[ \t]*\r?\n")
 _LINE_LABEL_RE = re.compile(r"[ \t]*(?:\d{1,3}[a-z]?|[ivxlc]{1,7}|[IVXLC]{1,7})\.(?:—|--)?\s")
 _REFERENCE_RE = re.compile(r"^\(?as in [\w ]+\)?\.?$", re.IGNORECASE)  # "5 to 10. _As in Bridge._"
+_WRAPPED_RE = re.compile(r"(?:,|\band|\bor|\bLaws?)[ \t]*\r?\n\Z")
+_CAPS_TITLE_RE = re.compile(r"[A-Z][A-Z ,'’&-]{2,60}\.?")
+_MOTTO_RE = re.compile(r"\[[^a-z\]]*[A-Z]{2}[^a-z\]]*\]")  # Enquire Within's "[KNOWLEDGE MAKES HUMBLE.]"
 _SENTENCE_END = ".!?"
 _WORDS_FOLLOW_RE = re.compile(r"[ \t]*(?:(?:\{\d{1,4}\}|\[\d{1,4}\])[ \t]*)*[\"'“‘(_A-Za-z]")
 _BARE_NUMBER_RE = re.compile(r"\d{1,3}[a-z]?|[ivxlc]{1,7}|[IVXLC]{1,7}")
@@ -146,6 +149,8 @@ def _find_labels(
             while i > start and text[i - 1] in " \t":
                 i -= 1
         at_line_start = i == start or text[i - 1] == "\n"
+        if at_line_start and i > start and _WRAPPED_RE.search(text, max(start, i - 40), i):
+            at_line_start = False  # "… Laws 55, 56,\n58.": a sentence wrapped, not a new law
         if punct == "" and not at_line_start:
             continue
         if not at_line_start:
@@ -249,7 +254,7 @@ def _find_notes(
             pos = m.end()
             continue
         depth, i, e = 0, s, None
-        if text[s] != "[":  # "*Note* …", "NOTE.--…": a paragraph of commentary
+        if text[s] != "[" or re.match(r"\[\d{1,3}\]", text[s : s + 5]):  # "*Note* …", "NOTE.--…", a footnote "[23] …"
             para = _BLANK_LINE_RE.search(text, s, end)
             notes.append(Span(s, para.start() if para else end))
             pos = notes[-1].end
@@ -349,21 +354,60 @@ def _starts_with_label(text: str, pos: int) -> bool:
     return bool(m and m.group(0) and m.group("punct"))
 
 
-def _units(doc: Document, span: Span, bounds: list[Span], by_paragraph: bool) -> list[Span]:
-    """Stretches of text between ``bounds`` (headings, separators, notes), and between blank
-    lines when ``by_paragraph``: the unnumbered laws of a code."""
+_BOLD_HEAD_RE = re.compile(r"(?m)^[ \t]*_=")
+_LEAD_IN_RE = re.compile(r"(?:--|—|:|,|;)\s*$")
+_ITEM_RE = re.compile(r"[ \t]{2,}(?:[a-z]|\d+(?:st|d|nd|rd|th)\.|\([a-z0-9]+\))\s")
+
+
+def _units(doc: Document, span: Span, bounds: list[Span], unit: str, markers: list[Span] = ()) -> list[Span]:
+    """The unnumbered laws of a code: stretches of text between ``bounds`` (headings, separators,
+    notes, page markers), also cut
+
+    - at blank lines (``unit = "paragraph"``), unless the next paragraph continues the law: the
+      law leads in ("There must be a new deal--", "… may demand,"), or the paragraph is an
+      indented item ("a If the cards …", "1st. That …") or opens in lower case (Elwell, 1907);
+    - before each paragraph opening with a bold head ``_=Dealing.=_`` (``unit = "bold-head"``:
+      Foster's Cinch and General Laws, where a law runs on over several paragraphs).
+    """
     text = doc.text
-    cuts = sorted((b.start, b.end) for b in bounds)
-    if by_paragraph:
+    hard = sorted((b.start, b.end) for b in bounds)
+    cuts = hard + [(m.start, m.end) for m in markers]  # a page marker never ends a law by itself
+    heads: set[int] = set()
+    if unit == "paragraph":
         cuts += [(m.start(), m.end()) for m in _BLANK_LINE_RE.finditer(text, span.start, span.end)]
-        cuts.sort()
-    units, pos = [], span.start
+    elif unit == "bold-head":
+        heads = {m.start() for m in _BOLD_HEAD_RE.finditer(text, span.start, span.end)}
+        cuts += [(h, h) for h in heads]
+    cuts.sort()
+    units: list[Span] = []
+    pos = span.start
     for a, b in cuts + [(span.end, span.end)]:
         if a > pos and text[pos:a].strip():
             s = pos + len(text[pos:a]) - len(text[pos:a].lstrip())
-            units.append(Span(s, a))
+            if unit == "bold-head" and s not in heads:
+                pass  # text before the first bold head: not a law (kept as a fragment)
+            elif (
+                unit == "paragraph" and units
+                and not any(units[-1].end <= c < s for c, _ in hard)
+                and _continues(text, units[-1], s)
+            ):
+                units[-1] = Span(units[-1].start, a)
+            else:
+                units.append(Span(s, a))
         pos = max(pos, b)
     return units
+
+
+def _continues(text: str, prev: Span, start: int) -> bool:
+    """Whether the paragraph at ``start`` belongs to the unnumbered law ``prev``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    nl = text.find("\n", start)
+    first_line = text[line_start : nl if nl != -1 else len(text)]
+    return bool(
+        _LEAD_IN_RE.search(text[prev.start : prev.end].rstrip())
+        or _ITEM_RE.match(first_line)
+        or text[start].islower()
+    )
 
 
 def code_span(doc: Document, code: CodeSpec) -> Span:
@@ -402,7 +446,7 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
 
     clause_labels: list[tuple[Label, Label | None]] = []
     if code.numbering == "unnumbered":
-        units = _units(doc, span, notes + structure + marker_spans, code.unit == "paragraph")
+        units = _units(doc, span, notes + structure, code.unit, marker_spans)
         law_labels = [
             Label(u.start, u.start, "unnumbered", str(k), (k, 0), True) for k, u in enumerate(units, start=1)
         ]
@@ -471,9 +515,13 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
             add_fragment(span.start, pos, "text before the first law" if law_labels else "no numbered laws found")
         if kind in ("heading", "separator", "note"):
             area: Span = obj  # type: ignore[assignment]
-            if kind == "heading":
+            # a heading naming the laws at the code's start ("THE LAWS OF LOO.") titles the code
+            is_title = kind == "heading" and pos == _lead(doc, span.start, span.end, marker_ends) and re.search(
+                r"(?i)\b(laws?|rules?)\b", extra)
+            if kind == "heading" and not is_title:
                 section = clean(extra) or None  # type: ignore[arg-type]
-                last = None if pos < first_law else last
+            elif kind == "note" and _MOTTO_RE.fullmatch(text[area.start : area.end].strip()):
+                add_fragment(area.start, area.end, "a printed motto, not commentary")
             elif kind == "note":
                 if last is None:
                     add_fragment(area.start, area.end, "a note before the first law")
@@ -501,6 +549,8 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
         body_start = _lead(doc, lab.end, end, marker_ends)
         body = clean(text[body_start:end])
         law_kind = code.kind if kind == "law" else kind
+        if kind == "law" and _CAPS_TITLE_RE.fullmatch(body):
+            section = body.rstrip(".").strip()  # "LAW I.--SHUFFLING.": the title of its SEC. clauses
         if _REFERENCE_RE.match(body):
             law_kind = "reference"
         law = Law(
@@ -519,12 +569,29 @@ def segment(doc: Document, code: CodeSpec, first_ordinal: int = 1) -> Segmentati
 
     if not events:
         add_fragment(span.start, span.end, "no numbered laws found")
+    if src.page_marker == "{N}":  # a footnote "[23] …" printed after a code belongs to the law citing [23]
+        for law in laws:
+            for note in list(law.note_spans):
+                m = re.match(r"\s*\[(\d{1,3})\]", text[note.start : note.end])
+                citing = m and next((o for o in laws if o is not law and f"[{m.group(1)}]" in o.raw_text), None)
+                if citing:
+                    law.note_spans.remove(note)
+                    citing.note_spans.append(note)
     for law in laws:
         if law.note_spans:
             parts = [text[n.start : n.end] for n in law.note_spans]
-            parts = [clean(p.strip().removeprefix("[").removesuffix("]")) for p in parts]
+            parts = [_note_text(p, clean) for p in parts]
             law.note = "\n\n".join(parts)
     return Segmentation(code, laws, fragments, warnings, structure)
+
+
+def _note_text(raw: str, clean) -> str:
+    """A note's clean text: a footnote keeps its number (``[23] This hand …``); a bracketed
+    comment loses its brackets."""
+    m = re.match(r"\s*\[(\d{1,3})\]\s*(.*)", raw, re.S)
+    if m:
+        return f"[{m.group(1)}] {clean(m.group(2))}"
+    return clean(raw.strip().removeprefix("[").removesuffix("]"))
 
 
 def uncovered(doc: Document, seg: Segmentation) -> list[Span]:
