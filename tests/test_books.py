@@ -31,8 +31,8 @@ def test_law_boundaries_against_the_gold(conn):
     results = evaluate(conn, gold, ranges)
     matched = sum(r["boundaries"] for r in results.values())
     built = sum(r["built"] for r in results.values())
-    assert matched / len(gold) >= 0.95  # recall (measured 0.966)
-    assert matched / built >= 0.95  # precision (measured 0.961)
+    assert matched / len(gold) >= 0.95  # recall (measured 0.968)
+    assert matched / built >= 0.95  # precision (measured 0.968)
 
 
 def test_every_book_with_laws_is_built_and_nothing_is_missing(books_db):
@@ -187,3 +187,23 @@ def test_nothing_is_lost_in_any_code_of_any_book(shared_corpus):
             assert overlaps(seg) == [], (doc.source.slug, code.slug)
             codes += 1
     assert codes == 35
+
+
+def test_fixes_found_by_reading_the_books(conn):
+    # Hoffmann's Bridge law 57 ends "… Laws 55, 56, / 58." with 58 wrapped onto a line of its own
+    law57 = one(conn, "select text, line_end from laws where id = 'hoffmann-hoyles-games-modernized-1909/bridge/57'")
+    assert law57["text"].endswith("58.") and law57["line_end"] == 7206
+    assert one(conn, "select count(*) from laws where id like 'hoffmann-hoyles-games-modernized-1909/bridge/58%'")[0] == 1
+    # Foster's Cinch laws: one law per bold head, 20 of them
+    assert one(conn, "select count(*) from laws where code = 'foster-complete-hoyle-1914/cinch'")[0] == 20
+    # Elwell: "There must be a new deal--" and its items a–g are one law
+    new_deal = one(conn, "select text, line_end from laws where code = 'elwell-bridge-axioms-and-laws-1907/bridge' "
+                         "and text like 'There must be a new deal%'")
+    assert new_deal["line_end"] == 1018 and " g If the last card do not come" in new_deal["text"]
+    # Duplicate Whist: LAW I.--SHUFFLING. heads its SEC. clauses
+    assert one(conn, "select section from laws where id = 'foster-complete-hoyle-1914/duplicate-whist/I/2'")[0] == "SHUFFLING"
+    # a footnote printed after the code belongs to the law citing it
+    assert one(conn, "select note from laws where id = 'foster-complete-hoyle-1914/three-hand-auction/3'")[0] == \
+        "[23] This hand is generally dealt opposite to the dealer."
+    # Enquire Within's printed mottoes are not commentary on the law before them
+    assert one(conn, "select note from laws where id = 'enquire-within-upon-everything-1894/put/vii'")[0] is None
