@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import time
 import tomllib
 from collections.abc import Callable, Iterable
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from .catalog import BookEntry, book_source, footnotes, load_catalog
 from .clean import decode, find_page_markers, read_document
+from .embed import DEFAULT_MODEL, content_hash, law_passage, load_embedder
 from .corpus import find_texts, read_sidecar
 from .load import write_database
 from .models import CorpusError, Document, Law, Ruling, Segmentation
@@ -50,6 +52,7 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     missing_books: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    embedded: int = 0  # laws whose vectors were computed (the others were reused from the previous database)
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -170,6 +173,34 @@ def link_excerpts(segmented: list[tuple[Document, list[Segmentation]]]) -> list[
     return unmatched
 
 
+def embed_laws(laws: list[Law], games: dict[str, str], previous: Path, progress: Progress,
+               model: str = DEFAULT_MODEL) -> tuple[dict[str, tuple[str, str, bytes]], int]:
+    """Vectors for every law but an excerpt's copy of a book's law: ``law id → (model, content
+    hash, float32 bytes)``, and how many were computed. Vectors whose law (with its section and
+    game) is unchanged are taken from the ``previous`` database, so a rebuild embeds only what
+    changed."""
+    passages = {law.id: law_passage(law.text, law.section, games[law.game]) for law in laws if not law.witness_of}
+    hashes = {law_id: content_hash(p, model) for law_id, p in passages.items()}
+    reuse: dict[str, bytes] = {}
+    if previous.exists():
+        try:
+            with sqlite3.connect(f"file:{previous}?mode=ro", uri=True) as old:
+                wanted = set(hashes.values())
+                for h, blob in old.execute("select content_hash, vector from law_embeddings where model = ?", [model]):
+                    if h in wanted:
+                        reuse[h] = blob
+        except sqlite3.Error:
+            pass  # no usable previous vectors: embed everything
+    todo = [law_id for law_id, h in hashes.items() if h not in reuse]
+    if todo:
+        embedder = load_embedder(model)
+        batches = [todo[i : i + 64] for i in range(0, len(todo), 64)]
+        for batch in progress(batches, len(batches), "Embedding laws"):
+            for law_id, vec in zip(batch, embedder.encode([passages[i] for i in batch])):
+                reuse[hashes[law_id]] = vec.astype("float32").tobytes()
+    return {law_id: (model, h, reuse[h]) for law_id, h in hashes.items()}, len(todo)
+
+
 def build(
     corpus_dirs: list[Path],
     db_path: Path,
@@ -177,6 +208,7 @@ def build(
     tagger: Tagger | None = None,
     cache: Path | None = None,
     catalog: list[BookEntry] | None = None,
+    embed: bool = True,
 ) -> BuildReport:
     """Build the database at ``db_path`` from every text under ``corpus_dirs`` and, when
     ``cache`` is given, every catalogued book found there.
@@ -221,17 +253,19 @@ def build(
     for law, mentions in zip(laws, progress(tagged, len(laws), "Tagging laws")):
         law.mentions = mentions
 
+    vectors, embedded = embed_laws(laws, games, db_path, progress) if embed else ({}, 0)
+
     rules = {b.slug: b.rules for b in books.values() if b.rules}
     used = {s.code.game for _, segs in segmented for s in segs}
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
-        counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented, rulings, rules)
+        counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented, rulings, rules, vectors)
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
-    return BuildReport(db_path, counts, by_source, warnings, missing, time.perf_counter() - t0)
+    return BuildReport(db_path, counts, by_source, warnings, missing, time.perf_counter() - t0, embedded)

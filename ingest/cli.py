@@ -148,6 +148,38 @@ def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path 
     uvicorn.run(ds.app(), host=host, port=port, log_level="warning")
 
 
+@main.command()
+@click.argument("query")
+@click.option("--game", help="Only laws of this game (its slug: ecarte, whist, poker …).")
+@click.option("--source", help="Only laws of this source (its slug).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many laws.")
+@click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True,
+              help="Full-text, sentence vectors, or both fused.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {id, game, source, number, score, snippet}.")
+@DB_OPTION
+def search(query: str, game: str | None, source: str | None, limit: int, mode: str, as_json: bool, db_path: Path) -> None:
+    """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first."""
+    import json
+
+    from .search import QueryError, Searcher
+
+    _open(db_path).close()
+    try:
+        hits = Searcher(db_path).search(query, mode=mode, limit=limit, game=game, source=source)
+    except QueryError as e:
+        fail(f"{e}: {query!r}")
+    except sqlite3.DatabaseError as e:
+        fail(f"{db_path} is not a Card Laws database ({e})")
+    if as_json:
+        click.echo(json.dumps([h.as_json() for h in hits], ensure_ascii=False, indent=2))
+        return
+    if not hits:
+        click.echo("No laws found.", err=True)
+    for i, h in enumerate(hits, start=1):
+        click.echo(f"{i:2}. {h.game_name} {h.number} — {h.source_title}  [{h.id}]")
+        click.echo(f"    {h.snippet}")
+
+
 @main.group()
 def corpus() -> None:
     """The catalogued law books (corpus/catalog.toml): fetch them into the cache."""

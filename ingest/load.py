@@ -34,12 +34,14 @@ def write_database(
     corpus: Iterable[tuple[Document, list[Segmentation]]],
     rulings: Iterable[Ruling] = (),
     rules: dict[str, str] | None = None,
+    vectors: dict[str, tuple[str, str, bytes]] | None = None,
     views: Path = VIEWS,
 ) -> dict[str, int]:
     """Write every table to a new database at ``path`` (which must not exist).
 
     ``games`` maps the slugs used to display names; ``corpus`` gives each document with its codes'
-    segmentations, laws already tagged; ``rulings`` the decided cases, whose citations resolve to
+    segmentations, laws already tagged; ``vectors`` law id → (model, content hash, float32
+    bytes) for ``law_embeddings``; ``rulings`` the decided cases, whose citations resolve to
     the laws of the source ``rules[ruling.source]``. Returns row counts by table.
     """
     db = sqlite_utils.Database(path)
@@ -155,6 +157,14 @@ def write_database(
          "law_id": law_ids.get(((rules or {}).get(r.source), number))}
         for r in rulings
         for number, text in dict.fromkeys(r.citations)
+    )
+    db["law_embeddings"].create(
+        {"law_id": str, "model": str, "content_hash": str, "vector": bytes},
+        pk="law_id", foreign_keys=[("law_id", "laws", "id")],
+    )
+    db["law_embeddings"].insert_all(
+        {"law_id": law_id, "model": m, "content_hash": h, "vector": v}
+        for law_id, (m, h, v) in sorted((vectors or {}).items())
     )
     for table, cols in [
         ("laws", ["game"]), ("laws", ["source"]), ("laws", ["code"]), ("laws", ["parent"]),

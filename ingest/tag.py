@@ -150,6 +150,8 @@ class Tagger:
 
     def __init__(self, vocabulary: Path = VOCABULARY):
         self.entities, phrases, self.yields_to = load_entities(vocabulary / "entities.toml")
+        # the phrases a search can add to a query that names the entity: plain words only
+        self.plain_phrases = {eid: [p for p in items if not any(ch in p for ch in "~|.")] for eid, items in phrases.items()}
         lemmas = tomllib.loads((vocabulary / "lemmas.toml").read_text(encoding="utf-8")).get("lemmas", {})
         nlp = spacy.blank("en")
         nlp.max_length = 20_000_000  # a blank pipeline tags long laws without a parser's memory cost

@@ -8,7 +8,10 @@ from datasette.version import __version__
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
+from pathlib import Path
+
 from ingest.citation import full_citation, pages, short_citation
+from ingest.search import searcher_for
 from ingest.serve import DATABASE_NAME
 
 
@@ -71,6 +74,14 @@ async def law_page(datasette, request):
         )
         for name, op, order in (("previous", "<", "desc"), ("next", ">", "asc"))
     }
+    similar = []
+    nearest = searcher_for(Path(db.path)).similar(law_id, limit=5, other_games=True)
+    for other_id, score in nearest:
+        row = await one(
+            "select l.id, l.number, l.kind, substr(l.text, 1, 160) as text, g.name as game_name, s.title as source_title "
+            "from laws l join games g on g.slug = l.game join sources s on s.slug = l.source where l.id = ?", [other_id])
+        if row:
+            similar.append({**row, "score": score})
     entities = {}
     for m in mentions:
         entities.setdefault(m["entity_id"], {"id": m["entity_id"], "label": m["label"], "kind": m["kind"], "mentions": []})
@@ -86,6 +97,7 @@ async def law_page(datasette, request):
         "witness_of": witness_of,
         "witnesses": witnesses,
         "rulings": rulings,
+        "similar": similar,
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(law["text"], mentions),
         "pages": pages(law),

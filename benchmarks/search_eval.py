@@ -1,0 +1,130 @@
+"""Search quality and speed on the judged queries (tests/search: BEIR layout), per mode.
+
+    python benchmarks/search_eval.py [--db PATH] [--synthetic N]
+
+Prints nDCG@10, Recall@20 and MRR (reciprocal rank of the first law graded 2 or 1) for the
+lexical, dense and hybrid modes, measured with ir-measures; the share of queries whose top ten
+holds laws of three or more games; warm p50/p95 latency per query; and the model's load time.
+``--synthetic N`` also times dense and hybrid search over N laws with random vectors (the cost of
+search at that size, not its quality).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import ir_measures
+import numpy as np
+from ir_measures import MRR, R, nDCG
+
+from ingest.search import MODES, Searcher
+
+HERE = Path(__file__).resolve().parent.parent / "tests" / "search"
+
+
+def load_judgments(folder: Path = HERE) -> tuple[dict[str, str], list]:
+    queries = {}
+    for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            q = json.loads(line)
+            queries[q["_id"]] = q["text"]
+    qrels = []
+    for line in (folder / "qrels.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        if line.strip():
+            qid, doc, score = line.split("\t")
+            qrels.append(ir_measures.Qrel(qid, doc, int(score)))
+    return queries, qrels
+
+
+def run(searcher: Searcher, queries: dict[str, str], mode: str, k: int = 20):
+    results, latencies, games3 = [], [], 0
+    for qid, text in queries.items():
+        t = time.perf_counter()
+        hits = searcher.search(text, mode=mode, limit=k)
+        latencies.append((time.perf_counter() - t) * 1000)
+        games3 += len({h.game for h in hits[:10]}) >= 3
+        results += [ir_measures.ScoredDoc(qid, h.id, float(k - i)) for i, h in enumerate(hits)]
+    return results, latencies, games3
+
+
+def pct(values: list[float], p: float) -> float:
+    return float(np.percentile(values, p))
+
+
+def synthetic(n: int, dim: int = 384, queries: int = 50) -> None:
+    """Dense and hybrid search over ``n`` laws with random unit vectors, in a copy of a tiny database."""
+    rng = np.random.default_rng(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "synthetic.db"
+        conn = sqlite3.connect(db)
+        conn.executescript(
+            "create table games(slug text primary key, name text);"
+            "create table sources(slug text primary key, title text);"
+            "create table laws(id text primary key, source text, game text, number text, kind text, text text, "
+            "note text, entities text, ordinal int, witness_of text);"
+            "create virtual table laws_fts using fts5(text, note, content=laws, tokenize='porter');"
+            "create table law_embeddings(law_id text primary key, model text, content_hash text, vector blob);"
+        )
+        games = [f"game{i}" for i in range(20)]
+        conn.executemany("insert into games values (?, ?)", [(g, g) for g in games])
+        conn.execute("insert into sources values ('s', 'Synthetic')")
+        words = "dealer card pack deal trick trump revoke exposed misdeal stock elder hand cut shuffle".split()
+        vecs = rng.standard_normal((n, dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        rows = [(f"s/{games[i % 20]}/{i}", "s", games[i % 20], str(i), "law",
+                 " ".join(random.Random(i).choices(words, k=30)), None, "[]", i, None) for i in range(n)]
+        conn.executemany("insert into laws values (?,?,?,?,?,?,?,?,?,?)", rows)
+        conn.execute("insert into laws_fts(rowid, text, note) select rowid, text, note from laws")
+        conn.executemany("insert into law_embeddings values (?, ?, ?, ?)",
+                         [(rows[i][0], "all-MiniLM-L6-v2-onnx-int8", "", vecs[i].tobytes()) for i in range(n)])
+        conn.commit()
+        conn.close()
+        t = time.perf_counter()
+        searcher = Searcher(db)
+        print(f"synthetic {n:,} laws: index load {(time.perf_counter() - t) * 1000:.0f} ms, "
+              f"{searcher.index.matrix.nbytes / 2**20:.0f} MB of vectors")
+        texts = [" ".join(random.Random(1000 + q).choices(words, k=5)) for q in range(queries)]
+        searcher.search(texts[0], mode="hybrid")  # warm: model and tagger loaded
+        for mode in ("dense", "hybrid"):
+            lat = []
+            for text in texts:
+                t = time.perf_counter()
+                searcher.search(text, mode=mode, limit=20)
+                lat.append((time.perf_counter() - t) * 1000)
+            print(f"  {mode:<7} p50 {pct(lat, 50):6.1f} ms   p95 {pct(lat, 95):6.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=Path(__file__).resolve().parent.parent / "db" / "cardlaws.db")
+    parser.add_argument("--synthetic", type=int, default=0)
+    args = parser.parse_args()
+    queries, qrels = load_judgments()
+    t = time.perf_counter()
+    searcher = Searcher(args.db)
+    from ingest.embed import load_embedder
+
+    load_embedder(searcher.model)
+    print(f"index and model load: {(time.perf_counter() - t) * 1000:.0f} ms; {len(queries)} queries, {len(qrels)} judgments")
+    searcher.search("warm up", mode="hybrid")
+    measures = [nDCG @ 10, R(rel=1) @ 20, MRR(rel=1)]
+    print(f"{'mode':<9}{'nDCG@10':>9}{'R@20':>8}{'MRR':>8}{'3+ games':>10}{'p50 ms':>9}{'p95 ms':>9}")
+    for mode in MODES[1:] + MODES[:1]:
+        results, lat, games3 = run(searcher, queries, mode)
+        agg = ir_measures.calc_aggregate(measures, qrels, results)
+        print(f"{mode:<9}{agg[nDCG @ 10]:>9.3f}{agg[R(rel=1) @ 20]:>8.3f}{agg[MRR(rel=1)]:>8.3f}"
+              f"{games3 / len(queries):>10.2f}{pct(lat, 50):>9.1f}{pct(lat, 95):>9.1f}")
+    if args.synthetic:
+        synthetic(args.synthetic)
+
+
+if __name__ == "__main__":
+    main()

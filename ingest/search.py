@@ -1,0 +1,331 @@
+"""Search laws across games: full-text (FTS5 BM25), sentence vectors, and both fused.
+
+:class:`Searcher` opens a built database read-only. :meth:`Searcher.search` ranks laws for a
+query in one of three modes:
+
+- ``lexical``: FTS5 BM25 over text (weight 1) and note (0.5) for an OR of the query's words,
+  the modern words' law equivalents (``vocabulary/search_terms.toml``) and the phrases of the
+  entities the query names (``vocabulary/entities.toml``), plus the query's words NEAR each other;
+- ``dense``: cosine similarity of the query's vector to each law's (numpy, over the vectors the
+  build stored; no SQLite extension);
+- ``hybrid`` (the default): reciprocal rank fusion (k = 60) of the two top-100 lists.
+
+Filters (game, source, kind) apply before ranking. A law of an excerpt that is also in its book
+(``witness_of``) is shown once, as the book's law. Raises :class:`QueryError` for a query with no
+words.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sqlite3
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .embed import load_embedder
+from .paths import VOCABULARY
+
+MODES = ("hybrid", "lexical", "dense")
+RRF_K = 60
+CANDIDATES = 100
+_WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+STOPWORDS = frozenset(
+    "a an the of to in on at by for with and or but is are was were be been being it its this that "
+    "these those he she they his her their i you we what when who whom which how if do does did "
+    "not no can could should would will shall may might must has have had as from than then there "
+    "so up down out my your our about into over after before again any some all".split()
+) - {"up", "down", "out", "before", "again", "not", "no"}
+
+
+class QueryError(ValueError):
+    """A query that cannot be searched (no words)."""
+
+
+@dataclass
+class Hit:
+    """One ranked law. ``score`` is the fused (or BM25, or cosine) score, higher is better;
+    ``matched`` the query or expansion words found in the law; ``entities`` the entities it shares
+    with the query."""
+
+    id: str
+    game: str
+    game_name: str
+    source: str
+    source_title: str
+    number: str
+    kind: str
+    text: str
+    score: float
+    snippet: str
+    matched: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    lexical_rank: int | None = None
+    dense_rank: int | None = None
+
+    def as_json(self) -> dict:
+        """The contract of ``cardlaws search --json`` (shared/DESIGN.md §2), plus why it matched."""
+        return {"id": self.id, "game": self.game, "source": self.source, "number": self.number,
+                "score": round(self.score, 6), "snippet": self.snippet, "matched": self.matched,
+                "entities": self.entities}
+
+
+@functools.cache
+def load_expansions(path: Path = VOCABULARY / "search_terms.toml") -> tuple[tuple[str, tuple[str, ...]], ...]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))["expand"]
+    return tuple((k.lower(), tuple(v)) for k, v in data.items())
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of a query, without possessive or negative endings (``King's`` → ``king``,
+    ``wasn't`` → ``was``)."""
+    out = []
+    for w in _WORD_RE.findall(text.lower().replace("’", "'")):
+        w = re.sub(r"(?:'s|n't|'t|'re|'ll|'d|'ve)$", "", w)
+        out.append(w.replace("'", ""))
+    return [w for w in out if w]
+
+
+def expand(query: str) -> list[str]:
+    """Law-book words for the modern words in ``query`` (``search_terms.toml``), in order."""
+    ws = words(query)
+    joined = " ".join(ws)
+    out: list[str] = []
+    for key, values in load_expansions():
+        if " " in key:
+            hit = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}", joined) is not None
+        elif key.endswith("*"):
+            hit = any(w.startswith(key[:-1]) for w in ws)
+        else:
+            hit = key in ws
+        if hit:
+            out += [v for v in values if v not in out]
+    return out
+
+
+def _fts_phrase(text: str) -> str | None:
+    toks = [t for t in re.findall(r"[^\W_]+", text.lower())]
+    return '"' + " ".join(toks) + '"' if toks else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _term_re(term: str) -> re.Pattern:
+    stem = term.lower()[:5] if " " not in term else term.lower()
+    return re.compile(rf"\b{re.escape(stem)}")
+
+
+def _snippet(text: str, terms: list[str], width: int = 220) -> tuple[str, list[str]]:
+    """A window of ``text`` around the first matched term, and the terms that match (a term
+    matches a word that begins with its first five letters: a rough stem)."""
+    low = text.lower()
+    found, first = [], len(text)
+    for term in dict.fromkeys(terms):
+        m = _term_re(term).search(low)
+        if m:
+            found.append(term)
+            first = min(first, m.start())
+    if first == len(text) or len(text) <= width:
+        start = 0
+    else:
+        start = max(0, text.rfind(" ", 0, max(0, first - 60)) + 1)
+    snippet = text[start : start + width].strip()
+    if start > 0:
+        snippet = "…" + snippet
+    if start + width < len(text):
+        snippet = snippet.rsplit(" ", 1)[0] + "…"
+    return snippet, found
+
+
+class VectorIndex:
+    """Law vectors of one database in memory: ids, filter columns and a float32 matrix."""
+
+    def __init__(self, conn: sqlite3.Connection, model: str) -> None:
+        rows = conn.execute(
+            "select e.law_id, l.game, l.source, l.kind, e.vector from law_embeddings e "
+            "join laws l on l.id = e.law_id where e.model = ? and l.witness_of is null order by l.ordinal",
+            [model],
+        ).fetchall()
+        self.ids = [r[0] for r in rows]
+        self.position = {law_id: i for i, law_id in enumerate(self.ids)}
+        self.games = np.array([r[1] for r in rows], dtype=object)
+        self.sources = np.array([r[2] for r in rows], dtype=object)
+        self.kinds = np.array([r[3] for r in rows], dtype=object)
+        dim = len(rows[0][4]) // 4 if rows else 0
+        self.matrix = (np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+                       if rows else np.zeros((0, 0), dtype=np.float32))
+
+    def mask(self, game=None, source=None, kind=None, exclude_game=None) -> np.ndarray | None:
+        """Which laws the filters keep (``None``: all of them)."""
+        if not (game or source or kind or exclude_game):
+            return None
+        keep = np.ones(len(self.ids), dtype=bool)
+        for values, want in ((self.games, game), (self.sources, source), (self.kinds, kind)):
+            if want:
+                keep &= values == want
+        if exclude_game:
+            keep &= self.games != exclude_game
+        return keep
+
+    def nearest(self, vector: np.ndarray, k: int, keep: np.ndarray) -> list[tuple[str, float]]:
+        """The ``k`` laws most like ``vector`` among those ``keep`` allows, best first."""
+        if not len(self.ids):
+            return []
+        scores = self.matrix @ vector
+        if keep is not None:
+            scores = np.where(keep, scores, -np.inf)
+        k = min(k, len(self.ids) if keep is None else int(keep.sum()))
+        if k <= 0:
+            return []
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top])]
+        return [(self.ids[i], float(scores[i])) for i in top]
+
+
+class Searcher:
+    """Search over one built database (opened read-only). Loading takes the law vectors into
+    memory (about 1.5 KB a law) and, on first dense query, the embedding model (under 1 s)."""
+
+    def __init__(self, db_path: Path, model: str | None = None) -> None:
+        self.db_path = Path(db_path)
+        self.conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, check_same_thread=False)
+        self.conn.row_factory = sqlite3.Row
+        stored = self.conn.execute("select model from law_embeddings limit 1").fetchone() if self._has_vectors() else None
+        self.model = model or (stored[0] if stored else None)
+        self.index = VectorIndex(self.conn, self.model) if self.model else None
+        self._tagger = None
+
+    def _has_vectors(self) -> bool:
+        return self.conn.execute("select 1 from sqlite_master where name = 'law_embeddings'").fetchone() is not None
+
+    @property
+    def tagger(self):
+        if self._tagger is None:
+            from .tag import Tagger
+
+            self._tagger = Tagger()
+        return self._tagger
+
+    def query_terms(self, query: str) -> tuple[list[str], list[str], list[str]]:
+        """``(query words, expansion terms, entity ids)`` for a query."""
+        ws = [w for w in words(query) if w not in STOPWORDS]
+        extra = expand(query)
+        (mentions,) = list(self.tagger.tag([" ".join([query, *extra])]))
+        entities = sorted({m.entity_id for m in mentions})
+        for m in mentions:  # the entity's own words, as the books print them
+            extra += [p for p in self.tagger.plain_phrases.get(m.entity_id, []) if p not in extra]
+        return ws, extra, entities
+
+    def lexical(self, query: str, limit: int = CANDIDATES, **filters) -> list[tuple[str, float]]:
+        ws, extra, _ = self.query_terms(query)
+        return self._lexical(ws, extra, limit, **filters)
+
+    def _lexical(self, ws, extra, limit, game=None, source=None, kind=None) -> list[tuple[str, float]]:
+        phrases = [p for p in (_fts_phrase(t) for t in dict.fromkeys([*ws, *extra])) if p]
+        if not phrases:
+            return []
+        match = " OR ".join(phrases)
+        if len(ws) > 1:
+            match += " OR NEAR(" + " ".join(_fts_phrase(w) for w in ws) + ", 12)"
+        sql = ("select l.id, bm25(laws_fts, 1.0, 0.5) as rank from laws_fts join laws l on l.rowid = laws_fts.rowid "
+               "where laws_fts match ? and l.witness_of is null")
+        params: list = [match]
+        for col, value in (("game", game), ("source", source), ("kind", kind)):
+            if value:
+                sql += f" and l.{col} = ?"
+                params.append(value)
+        sql += " order by rank limit ?"
+        params.append(limit)
+        return [(r[0], -r[1]) for r in self.conn.execute(sql, params)]
+
+    def dense(self, query: str, limit: int = CANDIDATES, game=None, source=None, kind=None) -> list[tuple[str, float]]:
+        if self.index is None:
+            return []
+        vector = load_embedder(self.model).encode([query])[0]
+        return self.index.nearest(vector, limit, self.index.mask(game, source, kind))
+
+    def similar(self, law_id: str, limit: int = 5, other_games: bool = True) -> list[tuple[str, float]]:
+        """Laws most like ``law_id`` (in other games when ``other_games``), best first."""
+        if self.index is None:
+            return []
+        row = self.conn.execute("select coalesce(witness_of, id), game from laws where id = ?", [law_id]).fetchone()
+        if row is None or row[0] not in self.index.position:
+            return []
+        vector = self.index.matrix[self.index.position[row[0]]]
+        keep = self.index.mask(exclude_game=row[1] if other_games else None)
+        if keep is None:
+            keep = np.ones(len(self.index.ids), dtype=bool)
+        keep[self.index.position[row[0]]] = False
+        return self.index.nearest(vector, limit, keep)
+
+    def search(self, query: str, mode: str = "hybrid", limit: int = 20, game: str | None = None,
+               source: str | None = None, kind: str | None = None) -> list[Hit]:
+        """Ranked laws for ``query``, best first. Raises :class:`QueryError` for an empty query
+        and :class:`ValueError` for an unknown mode."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if not words(query):
+            raise QueryError("the query has no words to search for")
+        ws, extra, entities = self.query_terms(query)
+        filters = {"game": game, "source": source, "kind": kind}
+        lexical = self._lexical(ws, extra, CANDIDATES, **filters) if mode != "dense" else []
+        dense = self.dense(query, CANDIDATES, **filters) if mode != "lexical" else []
+        if mode == "lexical":
+            ranked = lexical
+        elif mode == "dense":
+            ranked = dense
+        else:
+            fused: dict[str, float] = {}
+            for ranking in (lexical, dense):
+                for rank, (law_id, _) in enumerate(ranking, start=1):
+                    fused[law_id] = fused.get(law_id, 0.0) + 1.0 / (RRF_K + rank)
+            ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = ranked[:limit]
+        lex_rank = {law_id: i for i, (law_id, _) in enumerate(lexical, start=1)}
+        dense_rank = {law_id: i for i, (law_id, _) in enumerate(dense, start=1)}
+        return self._hits(ranked, [*ws, *extra], entities, lex_rank, dense_rank)
+
+    def _hits(self, ranked, terms, entities, lex_rank, dense_rank) -> list[Hit]:
+        if not ranked:
+            return []
+        ids = [law_id for law_id, _ in ranked]
+        rows = {r["id"]: r for r in self.conn.execute(
+            f"select l.id, l.game, g.name as game_name, l.source, s.title as source_title, l.number, l.kind, "
+            f"l.text, l.entities from laws l join games g on g.slug = l.game join sources s on s.slug = l.source "
+            f"where l.id in ({','.join('?' * len(ids))})", ids)}
+        hits = []
+        for law_id, score in ranked:
+            r = rows[law_id]
+            snippet, matched = _snippet(r["text"], terms)
+            law_entities = json.loads(r["entities"] or "[]")
+            matched = list(dict.fromkeys(matched))
+            hits.append(Hit(
+                id=law_id, game=r["game"], game_name=r["game_name"], source=r["source"],
+                source_title=r["source_title"], number=r["number"], kind=r["kind"], text=r["text"],
+                score=score, snippet=snippet, matched=matched,
+                entities=[e for e in law_entities if e in entities],
+                lexical_rank=lex_rank.get(law_id), dense_rank=dense_rank.get(law_id),
+            ))
+        return hits
+
+
+_SEARCHERS: dict[tuple[str, float], Searcher] = {}
+
+
+def searcher_for(db_path: Path) -> Searcher:
+    """One :class:`Searcher` per database file (rebuilt when the file changes)."""
+    key = (str(Path(db_path).resolve()), Path(db_path).stat().st_mtime)
+    if key not in _SEARCHERS:
+        _SEARCHERS[key] = Searcher(Path(db_path))
+    return _SEARCHERS[key]
+
+
+def timed(fn, *args, **kwargs):
+    """``(result, milliseconds)``."""
+    t = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, (time.perf_counter() - t) * 1000

@@ -1,0 +1,71 @@
+"""The search page at ``/-/search`` and its JSON at ``/-/search.json``: one fused list of laws
+across games, best first, with why each matched, and the same hits grouped by game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from datasette import hookimpl
+from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
+
+from ingest.search import MODES, QueryError, searcher_for
+from ingest.serve import DATABASE_NAME
+
+
+def _mark(snippet: str, terms: list[str]) -> Markup:
+    """The snippet as HTML with the matched terms marked."""
+    import re
+
+    html = str(escape(snippet))
+    for term in sorted(terms, key=len, reverse=True):
+        stem = term[:5] if " " not in term else term
+        html = re.sub(rf"(?i)\b({re.escape(str(escape(stem)))}[\w-]*)", r"<mark>\1</mark>", html)
+    return Markup(html)
+
+
+async def search_view(datasette, request):
+    db = datasette.get_database(DATABASE_NAME)
+    args = request.args
+    query = (args.get("q") or "").strip()
+    game, source = args.get("game") or None, args.get("source") or None
+    mode = args.get("mode") or "hybrid"
+    try:
+        limit = max(1, min(int(args.get("limit") or 20), 100))
+    except ValueError:
+        limit = 20
+    wants_json = request.url_vars.get("format") == "json"
+    error, hits = None, []
+    if mode not in MODES:
+        error = f"mode must be one of {', '.join(MODES)}"
+    elif query:
+        searcher = searcher_for(Path(db.path))
+        try:
+            hits = await datasette.get_database(DATABASE_NAME).execute_fn(
+                lambda conn: searcher.search(query, mode=mode, limit=limit, game=game, source=source))
+        except QueryError as e:
+            error = str(e)
+    elif wants_json:
+        error = "give a query: ?q=…"
+    if wants_json:
+        if error:
+            return Response.json({"ok": False, "error": error}, status=400)
+        return Response.json([h.as_json() for h in hits])
+    games = [dict(r) for r in (await db.execute("select slug, name from games order by name")).rows]
+    sources = [dict(r) for r in (await db.execute(
+        "select slug, title from sources where slug in (select distinct source from laws) order by title")).rows]
+    by_game: dict[str, list] = {}
+    for h in hits:
+        by_game.setdefault(h.game_name, []).append(h)
+    context = {
+        "q": query, "game": game, "source": source, "mode": mode, "limit": limit, "error": error,
+        "hits": [{"hit": h, "snippet_html": _mark(h.snippet, h.matched)} for h in hits],
+        "by_game": sorted(by_game.items(), key=lambda kv: -len(kv[1])), "games": games, "sources": sources,
+        "modes": MODES, "metadata": datasette.metadata(),
+    }
+    return Response.html(await datasette.render_template("search.html", context, request=request))
+
+
+@hookimpl
+def register_routes():
+    return [(r"^/-/search(\.(?P<format>json))?$", search_view)]
