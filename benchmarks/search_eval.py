@@ -59,8 +59,9 @@ def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
 
-def synthetic(n: int, dim: int = 384, queries: int = 50) -> None:
-    """Dense and hybrid search over ``n`` laws with random unit vectors, in a copy of a tiny database."""
+def synthetic(n: int, real_db: Path, queries: dict[str, str], dim: int = 384) -> None:
+    """Dense and hybrid search over ``n`` laws: the real laws' texts repeated with their words
+    shuffled (so words are as common as in the books), and random unit vectors."""
     rng = np.random.default_rng(7)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "synthetic.db"
@@ -76,11 +77,17 @@ def synthetic(n: int, dim: int = 384, queries: int = 50) -> None:
         games = [f"game{i}" for i in range(20)]
         conn.executemany("insert into games values (?, ?)", [(g, g) for g in games])
         conn.execute("insert into sources values ('s', 'Synthetic')")
-        words = "dealer card pack deal trick trump revoke exposed misdeal stock elder hand cut shuffle".split()
+        real = [r[0] for r in sqlite3.connect(real_db).execute("select text from laws")]
         vecs = rng.standard_normal((n, dim)).astype(np.float32)
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        rows = [(f"s/{games[i % 20]}/{i}", "s", games[i % 20], str(i), "law",
-                 " ".join(random.Random(i).choices(words, k=30)), None, "[]", i, None) for i in range(n)]
+
+        def text(i: int) -> str:
+            ws = real[i % len(real)].split()
+            random.Random(i).shuffle(ws)
+            return " ".join(ws)
+
+        rows = [(f"s/{games[i % 20]}/{i}", "s", games[i % 20], str(i), "law", text(i), None, "[]", i, None)
+                for i in range(n)]
         conn.executemany("insert into laws values (?,?,?,?,?,?,?,?,?,?)", rows)
         conn.execute("insert into laws_fts(rowid, text, note) select rowid, text, note from laws")
         conn.executemany("insert into law_embeddings values (?, ?, ?, ?)",
@@ -91,9 +98,9 @@ def synthetic(n: int, dim: int = 384, queries: int = 50) -> None:
         searcher = Searcher(db)
         print(f"synthetic {n:,} laws: index load {(time.perf_counter() - t) * 1000:.0f} ms, "
               f"{searcher.index.matrix.nbytes / 2**20:.0f} MB of vectors")
-        texts = [" ".join(random.Random(1000 + q).choices(words, k=5)) for q in range(queries)]
+        texts = list(queries.values())
         searcher.search(texts[0], mode="hybrid")  # warm: model and tagger loaded
-        for mode in ("dense", "hybrid"):
+        for mode in ("lexical", "dense", "hybrid"):
             lat = []
             for text in texts:
                 t = time.perf_counter()
@@ -123,7 +130,7 @@ def main() -> None:
         print(f"{mode:<9}{agg[nDCG @ 10]:>9.3f}{agg[R(rel=1) @ 20]:>8.3f}{agg[MRR(rel=1)]:>8.3f}"
               f"{games3 / len(queries):>10.2f}{pct(lat, 50):>9.1f}{pct(lat, 95):>9.1f}")
     if args.synthetic:
-        synthetic(args.synthetic)
+        synthetic(args.synthetic, args.db, queries)
 
 
 if __name__ == "__main__":

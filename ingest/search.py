@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+from concurrent.futures import ThreadPoolExecutor
 import re
 import sqlite3
 import time
@@ -34,6 +35,7 @@ from .paths import VOCABULARY
 MODES = ("hybrid", "lexical", "dense")
 RRF_K = 60
 CANDIDATES = 100
+COMMON_SHARE = 0.25
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 STOPWORDS = frozenset(
     "a an the of to in on at by for with and or but is are was were be been being it its this that "
@@ -41,6 +43,9 @@ STOPWORDS = frozenset(
     "not no can could should would will shall may might must has have had as from than then there "
     "so up down out my your our about into over after before again any some all".split()
 ) - {"up", "down", "out", "before", "again", "not", "no"}
+
+
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cardlaws-search")
 
 
 class QueryError(ValueError):
@@ -198,6 +203,8 @@ class Searcher:
         self.model = model or (stored[0] if stored else None)
         self.index = VectorIndex(self.conn, self.model) if self.model else None
         self._tagger = None
+        self._df: dict[str, int] = {}
+        self.law_count = self.conn.execute("select count(*) from laws").fetchone()[0]
 
     def _has_vectors(self) -> bool:
         return self.conn.execute("select 1 from sqlite_master where name = 'law_embeddings'").fetchone() is not None
@@ -224,8 +231,19 @@ class Searcher:
         ws, extra, _ = self.query_terms(query)
         return self._lexical(ws, extra, limit, **filters)
 
+    def doc_frequency(self, phrase: str) -> int:
+        """How many laws contain ``phrase`` (an FTS5 phrase), cached."""
+        if phrase not in self._df:
+            self._df[phrase] = self.conn.execute(
+                "select count(*) from laws_fts where laws_fts match ?", [phrase]).fetchone()[0]
+        return self._df[phrase]
+
     def _lexical(self, ws, extra, limit, game=None, source=None, kind=None) -> list[tuple[str, float]]:
         phrases = [p for p in (_fts_phrase(t) for t in dict.fromkeys([*ws, *extra])) if p]
+        # a word in over a quarter of the laws ("card") adds almost nothing to BM25 but makes every
+        # law a candidate to score: leave it out while rarer words remain
+        rare = [p for p in phrases if " " in p or self.doc_frequency(p) <= COMMON_SHARE * self.law_count]
+        phrases = rare or phrases
         if not phrases:
             return []
         match = " OR ".join(phrases)
@@ -272,8 +290,13 @@ class Searcher:
             raise QueryError("the query has no words to search for")
         ws, extra, entities = self.query_terms(query)
         filters = {"game": game, "source": source, "kind": kind}
-        lexical = self._lexical(ws, extra, CANDIDATES, **filters) if mode != "dense" else []
-        dense = self.dense(query, CANDIDATES, **filters) if mode != "lexical" else []
+        if mode == "hybrid":  # SQLite, numpy and onnxruntime release the GIL: run both at once
+            dense_future = _POOL.submit(self.dense, query, CANDIDATES, **filters)
+            lexical = self._lexical(ws, extra, CANDIDATES, **filters)
+            dense = dense_future.result()
+        else:
+            lexical = self._lexical(ws, extra, CANDIDATES, **filters) if mode == "lexical" else []
+            dense = self.dense(query, CANDIDATES, **filters) if mode == "dense" else []
         if mode == "lexical":
             ranked = lexical
         elif mode == "dense":
