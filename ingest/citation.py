@@ -8,6 +8,7 @@ under its law (``Bridge law 39 (V)``), or alone when its law is not in the text
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 
@@ -48,3 +49,49 @@ def full_citation(law: Mapping, source: Mapping, game_name: str, parent_number: 
     if pages(law):
         parts.append(pages(law))
     return ", ".join(parts)
+
+
+def _key(source: Mapping) -> str:
+    who = (source.get("author") or source["title"]).split("(")[0].strip().split()[-1]
+    return re.sub(r"[^A-Za-z0-9]", "", f"{who}{source.get('year') or ''}") or "source"
+
+
+def csl_json(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None) -> dict:
+    """The source as a CSL-JSON item (a book), with the law as its ``locator``."""
+    item = {
+        "id": _key(source), "type": "book", "title": source["title"],
+        "locator": _label(law, parent_number, game_name), "label": "section",
+    }
+    if source.get("author"):
+        item["author"] = [{"literal": source["author"]}]
+    if source.get("year"):
+        item["issued"] = {"date-parts": [[int(source["year"])]]}
+    if source.get("edition"):
+        item["edition"] = source["edition"]
+    if source.get("url"):
+        item["URL"] = source["url"]
+    if pages(law):
+        item["page"] = pages(law).split(" ", 1)[1]
+    return item
+
+
+def bibtex(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None) -> str:
+    """The source as a BibTeX ``@book`` entry, the law in its ``note``."""
+
+    def esc(s: str) -> str:
+        return s.replace("\\", "\\textbackslash{}").replace("{", "\\{").replace("}", "\\}").replace("&", "\\&")
+
+    fields = [("title", source["title"])]
+    if source.get("author"):
+        fields.append(("author", "{" + source["author"] + "}"))
+    if source.get("year"):
+        fields.append(("year", str(source["year"])))
+    if source.get("edition"):
+        fields.append(("edition", source["edition"]))
+    if source.get("url"):
+        fields.append(("url", source["url"]))
+    if pages(law):
+        fields.append(("pages", pages(law).split(" ", 1)[1].replace("–", "--")))
+    fields.append(("note", _label(law, parent_number, game_name)))
+    body = ",\n".join(f"  {k} = {{{esc(v) if k != 'author' else v}}}" for k, v in fields)
+    return f"@book{{{_key(source)},\n{body}\n}}"

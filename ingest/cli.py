@@ -181,6 +181,41 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
         click.echo(f"    {h.snippet}")
 
 
+@main.command()
+@click.argument("text")
+@click.option("--context", "context", metavar="LAW_ID", help="The law the text sits in (for 'the preceding Law', a bare 'Law 39').")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {text, start, end, status, laws}.")
+@DB_OPTION
+def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
+    """Find the law citations in a ruling's TEXT and resolve each: resolved (its law), ambiguous
+    (every candidate: several books have that law) or unresolved (and why).
+
+    Example: cardlaws cite "Under Écarté law 31 (Hoyle's Games Modernized) the non-dealer may claim a fresh deal"
+    """
+    import json
+
+    from .cite import Resolver
+
+    conn = _open(db_path)
+    try:
+        resolver = Resolver(conn)
+        if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
+            fail(f"--context: no law with id {context!r} in {db_path}")
+        results = resolver.cite(text, context=context)
+    except sqlite3.DatabaseError as e:
+        fail(f"{db_path} is not a Card Laws database ({e})")
+    if as_json:
+        click.echo(json.dumps([r.as_json() for r in results], ensure_ascii=False, indent=2))
+        return
+    if not results:
+        click.echo("No law citations found.", err=True)
+    for r in results:
+        click.echo(f"{r.citation.text!r} [{r.citation.start}:{r.citation.end}] {r.status}"
+                   + (f": {r.reason}" if r.reason else ""))
+        for law_id in r.laws:
+            click.echo(f"    {law_id}")
+
+
 @main.group()
 def corpus() -> None:
     """The catalogued law books (corpus/catalog.toml): fetch them into the cache."""

@@ -11,6 +11,8 @@ Tables (``shared/DESIGN.md`` §3, plus ``codes`` and ``fragments``): ``games``, 
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,8 +25,36 @@ LAW_COLUMNS = {
     "id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
     "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
     "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
-    "numbered": int, "witness_of": str,
+    "numbered": int, "witness_of": str, "content_hash": str,
 }
+
+
+def cross_references(db: sqlite_utils.Database, path: Path) -> None:
+    """Resolve the citations inside every law's text (its own law as the context) into
+    ``cross_references(law_id, target_id, text, start, end, status)``: one row per law cited
+    (``target_id`` null when unresolved); offsets are into ``laws.text``."""
+    from .cite import Resolver
+
+    conn = sqlite3.connect(path)
+    try:
+        resolver = Resolver(conn)
+        rows = []
+        for law_id, text in conn.execute("select id, text from laws where witness_of is null order by ordinal").fetchall():
+            for r in resolver.cite(text, context=law_id):
+                c = r.citation
+                for target in r.laws or [None]:
+                    if target != law_id:
+                        rows.append({"law_id": law_id, "target_id": target, "text": c.text, "start": c.start,
+                                     "end": c.end, "status": r.status})
+    finally:
+        conn.close()
+    db["cross_references"].create(
+        {"law_id": str, "target_id": str, "text": str, "start": int, "end": int, "status": str},
+        foreign_keys=[("law_id", "laws", "id"), ("target_id", "laws", "id")],
+    )
+    db["cross_references"].insert_all(rows)
+    db["cross_references"].create_index(["law_id"])
+    db["cross_references"].create_index(["target_id"])
 
 
 def write_database(
@@ -99,6 +129,7 @@ def write_database(
             "raw_text": law.raw_text, "note": law.note, "page_start": law.page_start,
             "page_end": law.page_end, "line_start": law.line_start, "line_end": law.line_end,
             "entities": law.entity_ids, "numbered": int(law.numbered), "witness_of": law.witness_of,
+            "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
         }
         for _, segs in corpus
         for s in segs
@@ -135,6 +166,7 @@ def write_database(
         for law in s.laws
         for m in law.mentions
     )
+    cross_references(db, path)
     rulings = list(rulings)
     db["rulings"].create(
         {"id": str, "source": str, "number": str, "title": str, "text": str, "decision": str,

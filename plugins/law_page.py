@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 
 from pathlib import Path
 
-from ingest.citation import full_citation, pages, short_citation
+from ingest.citation import bibtex, csl_json, full_citation, pages, short_citation
 from ingest.search import searcher_for
 from ingest.serve import DATABASE_NAME
 
@@ -74,6 +74,14 @@ async def law_page(datasette, request):
         )
         for name, op, order in (("previous", "<", "desc"), ("next", ">", "asc"))
     }
+    references = [dict(r) for r in (await db.execute(
+        "select x.text, x.status, x.target_id, g.name || ' ' || t.number as label, s.title as source_title "
+        "from cross_references x left join laws t on t.id = x.target_id left join games g on g.slug = t.game "
+        "left join sources s on s.slug = t.source where x.law_id = ? order by x.start", [law_id])).rows]
+    cited_by = [dict(r) for r in (await db.execute(
+        "select distinct x.law_id, g.name || ' ' || l.number as label, s.title as source_title from cross_references x "
+        "join laws l on l.id = x.law_id join games g on g.slug = l.game join sources s on s.slug = l.source "
+        "where x.target_id = ? order by l.ordinal", [law_id])).rows]
     similar = []
     nearest = searcher_for(Path(db.path)).similar(law_id, limit=5, other_games=True)
     for other_id, score in nearest:
@@ -98,10 +106,14 @@ async def law_page(datasette, request):
         "witnesses": witnesses,
         "rulings": rulings,
         "similar": similar,
+        "references": references,
+        "cited_by": cited_by,
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(law["text"], mentions),
         "pages": pages(law),
         "short_citation": short_citation(law, source, game["name"], parent_number),
+        "bibtex": bibtex(law, source, game["name"], parent_number),
+        "csl_json": csl_json(law, source, game["name"], parent_number),
         "full_citation": full_citation(law, source, game["name"], parent_number),
         "database": db.name,
         "metadata": datasette.metadata(),
@@ -115,6 +127,27 @@ async def all_laws(datasette, request):
     return Response.redirect(datasette.urls.table(DATABASE_NAME, "laws"))
 
 
+async def law_export(datasette, request):
+    """``/law/<id>.bib`` and ``/law/<id>.csl.json``: the citation to download."""
+    law_id, fmt = request.url_vars["law_id"], request.url_vars["fmt"]
+    db = datasette.get_database(DATABASE_NAME)
+    rows = (await db.execute(
+        "select l.*, g.name as game_name, p.number as parent_number from laws l join games g on g.slug = l.game "
+        "left join laws p on p.id = l.parent where l.id = ?", [law_id])).rows
+    if not rows:
+        return Response.text(f"No law with id {law_id}\n", status=404)
+    law = dict(rows[0])
+    source = dict((await db.execute("select * from sources where slug = ?", [law["source"]])).rows[0])
+    if fmt == "bib":
+        return Response.text(bibtex(law, source, law["game_name"], law["parent_number"]) + "\n",
+                             headers={"content-type": "application/x-bibtex; charset=utf-8"})
+    return Response.json([csl_json(law, source, law["game_name"], law["parent_number"])])
+
+
 @hookimpl
 def register_routes():
-    return [(r"^/law/?$", all_laws), (r"^/law/(?P<law_id>.+)$", law_page)]
+    return [
+        (r"^/law/?$", all_laws),
+        (r"^/law/(?P<law_id>.+)\.(?P<fmt>bib|csl\.json)$", law_export),
+        (r"^/law/(?P<law_id>.+)$", law_page),
+    ]

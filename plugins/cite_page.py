@@ -1,0 +1,71 @@
+"""The citation resolver as a page, ``/-/cite``, and as JSON, ``/-/cite.json?text=…&context=…``:
+a ruling's text comes back with each citation linked to its law (or to the list of candidates)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from datasette import hookimpl
+from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
+
+from ingest.cite import Resolver
+from ingest.serve import DATABASE_NAME
+
+_RESOLVERS: dict[tuple[str, float], Resolver] = {}
+
+
+def resolver_for(path: Path) -> Resolver:
+    key = (str(path), path.stat().st_mtime)
+    if key not in _RESOLVERS:
+        _RESOLVERS[key] = Resolver(sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False))
+    return _RESOLVERS[key]
+
+
+def linked(text: str, results) -> Markup:
+    """``text`` as HTML with each citation linked: to its law when resolved, to the list of
+    candidates when ambiguous, marked when unresolved."""
+    out, pos = [], 0
+    for i, r in enumerate(results):
+        c = r.citation
+        out.append(escape(text[pos : c.start]))
+        if r.status == "resolved" and len(r.laws) == 1:
+            out.append(Markup('<a class="cite cite-resolved" href="/law/{}">{}</a>').format(r.laws[0], c.text))
+        else:
+            out.append(Markup('<a class="cite cite-{}" href="#citation-{}" title="{}">{}</a>').format(
+                r.status, i, r.reason or r.status, c.text))
+        pos = c.end
+    out.append(escape(text[pos:]))
+    return Markup("").join(out)
+
+
+async def cite_view(datasette, request):
+    db = datasette.get_database(DATABASE_NAME)
+    text = request.args.get("text") or ""
+    context = request.args.get("context") or None
+    wants_json = request.url_vars.get("format") == "json"
+    if len(text) > 20000:
+        text, error = "", "the text is too long (20,000 characters at most)"
+    else:
+        error = None
+    results = resolver_for(Path(db.path)).cite(text, context=context) if text else []
+    if wants_json:
+        if not text:
+            return Response.json({"ok": False, "error": error or "give the text: ?text=…"}, status=400)
+        return Response.json([r.as_json() for r in results])
+    titles = {}
+    ids = [law_id for r in results for law_id in r.laws]
+    if ids:
+        rows = await db.execute(
+            f"select l.id, g.name || ' ' || l.number || ' — ' || s.title as label from laws l "
+            f"join games g on g.slug = l.game join sources s on s.slug = l.source where l.id in ({','.join('?' * len(ids))})", ids)
+        titles = {r["id"]: r["label"] for r in rows.rows}
+    context_ = {"text": text, "context": context or "", "error": error, "results": results,
+                "html": linked(text, results), "titles": titles, "metadata": datasette.metadata()}
+    return Response.html(await datasette.render_template("cite.html", context_, request=request))
+
+
+@hookimpl
+def register_routes():
+    return [(r"^/-/cite(\.(?P<format>json))?$", cite_view)]
