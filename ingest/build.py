@@ -9,6 +9,7 @@ as it was.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -23,9 +24,9 @@ from .clean import decode, find_page_markers, read_document
 from .embed import DEFAULT_MODEL, content_hash, law_passage, load_embedder
 from .corpus import find_texts, read_sidecar
 from .load import write_database
-from .models import CorpusError, Document, Law, Ruling, Segmentation
+from .models import CorpusError, Document, Law, Ruling, Segmentation, Source
 from .paths import VOCABULARY
-from .rulings import split_rulings
+from .rulings import markdown_ruling, split_rulings
 from .segment import overlaps, segment, uncovered
 from .tag import Tagger
 
@@ -87,6 +88,22 @@ def read_corpus(corpus_dirs: list[Path], games: dict[str, str]) -> list[Document
         doc = read_document(read_sidecar(path, data), data)
         _check_games(doc, games, path.with_suffix(".toml"))
         docs.append(doc)
+    return docs
+
+
+def read_rulings(folder: Path) -> list[Document]:
+    """The Markdown rulings (``*.md``) in ``folder``, each a source of kind ``ruling`` titled by
+    its ``# heading`` (or file name). A missing folder has none."""
+    if not folder.is_dir():
+        return []
+    docs = []
+    for path in sorted(folder.glob("*.md")):
+        data = _read_bytes(path)
+        text = decode(data, path)
+        m = re.match(r"\s*#[ \t]+(.+)", text)
+        source = Source(slug=f"ruling-{path.stem}", path=path, title=(m.group(1).strip() if m else path.stem),
+                        sha256=hashlib.sha256(data).hexdigest(), codes=(), kind="ruling")
+        docs.append(Document(source, text))
     return docs
 
 
@@ -209,6 +226,7 @@ def build(
     cache: Path | None = None,
     catalog: list[BookEntry] | None = None,
     embed: bool = True,
+    rulings_dir: Path | None = None,
 ) -> BuildReport:
     """Build the database at ``db_path`` from every text under ``corpus_dirs`` and, when
     ``cache`` is given, every catalogued book found there.
@@ -226,6 +244,8 @@ def build(
         book_docs, missing = read_books(cache, catalog, games)
         docs += book_docs
         books = {b.slug: b for b in catalog}
+    ruling_docs = read_rulings(rulings_dir) if rulings_dir else []
+    docs += ruling_docs
     if not docs:
         raise CorpusError("nothing to build: no corpus texts and no catalogued books in the cache")
     seen: dict[str, Path] = {}
@@ -245,6 +265,8 @@ def build(
             attach_footnotes([law for s in segs for law in s.laws], footnotes(book, doc.text, doc.source.path))
         if doc.source.kind == "rulings":
             rulings += split_rulings(doc)
+        elif doc.source.kind == "ruling":
+            rulings.append(markdown_ruling(doc))
     warnings += link_excerpts(segmented)
 
     tagger = tagger or Tagger()
@@ -255,7 +277,7 @@ def build(
 
     vectors, embedded = embed_laws(laws, games, db_path, progress) if embed else ({}, 0)
 
-    rules = {b.slug: b.rules for b in books.values() if b.rules}
+    rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
     used = {s.code.game for _, segs in segmented for s in segs}
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")

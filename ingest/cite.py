@@ -18,8 +18,8 @@ import sqlite3
 from dataclasses import dataclass, field
 
 _NUM = r"(?:\d{1,3}(?:[ \t]*_?[a-z]_?(?![a-z]))?|[ivxlc]{1,7}\b|[IVXLC]{1,7}\b)"
-_NUMS = rf"{_NUM}(?:(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+|&[ \t]*)?|[ \t]+(?:and|&|or|to)[ \t]+){_NUM})*"
-_WORD = r"(?:(?:[Ll]aws?|LAWS?|[Rr]ules?|RULES?)(?:[ \t]+[Nn]o\.)?|§§?|[Ss]ec(?:tion)?\.?|[Nn]o\.)"
+_NUMS = rf"{_NUM}(?:(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|&|or|to)\s+){_NUM})*"
+_WORD = r"(?:(?:[Ll]aws?|LAWS?|[Rr]ules?|RULES?)(?:\s+[Nn]o\.)?|§§?|[Ss]ec(?:tion)?\.?|[Nn]o\.)"
 
 
 _NOT_GAMES = frozenset(
@@ -64,14 +64,14 @@ class Resolution:
 
 
 def _split_numbers(nums: str) -> list[str]:
-    parts = re.split(r"[ \t]*(?:,[ \t]*(?:and[ \t]+|or[ \t]+|&[ \t]*)?|[ \t]+(?:and|&|or)[ \t]+)[ \t]*", nums.strip())
+    parts = re.split(r"\s*(?:,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|&|or)\s+)\s*", nums.strip())
     out: list[str] = []
     for part in parts:
-        m = re.fullmatch(r"(\d{1,3})[ \t]+to[ \t]+(\d{1,3})", part.strip())
+        m = re.fullmatch(r"(\d{1,3})\s+to\s+(\d{1,3})", part.strip())
         if m:
             out += [str(n) for n in range(int(m.group(1)), int(m.group(2)) + 1)]
         elif part.strip():
-            out.append(re.sub(r"[ \t_]", "", part.strip()))
+            out.append(re.sub(r"[\s_]", "", part.strip()))
     return out
 
 
@@ -101,25 +101,25 @@ class Resolver:
 
     def _compile(self) -> list[tuple[str, re.Pattern]]:
         g = self.game_re
-        book = r"(?:[ \t]*\((?P<book>[^)]{1,80})\))?"
+        book = r"(?:\s*\((?P<book>[^)]{1,80})\))?"
         return [
             ("law-sec", re.compile(
-                r"\b(?:(?P<game>" + g + r"),?[ \t]+)?[Ll]aw[ \t]+(?P<law>[IVXLC]{1,7}),?[ \t]+[Ss]ec(?:tion)?\.?[ \t]*(?P<sec>\d{1,2})")),
+                r"\b(?:(?P<game>" + g + r"),?\s+)?[Ll]aw\s+(?P<law>[IVXLC]{1,7}),?\s+[Ss]ec(?:tion)?\.?\s*(?P<sec>\d{1,2})")),
             ("relative", re.compile(
                 r"(?i)\b(?:this and (?:the )?)?(?:the )?(?P<rel>preceding|foregoing|following|next|last) "
-                r"(?:law|rule)s?(?:[ \t]*\((?P<nums>" + _NUMS + r")\))?")),
+                r"(?:law|rule)s?(?:\s*\((?P<nums>" + _NUMS + r")\))?")),
             ("as-in", re.compile(r"\b[Aa]s in (?P<game>" + g + r")\b")),
             ("laws-of", re.compile(
-                r"\b(?:[Ll]aws?|LAWS?|[Rr]ules?) of (?P<game>" + g + r")[ \t]*(?:,[ \t]*)?(?:" + _WORD + r"[ \t]*)?"
+                r"\b(?:[Ll]aws?|LAWS?|[Rr]ules?)\s+of\s+(?P<game>" + g + r")\s*(?:,\s*)?(?:" + _WORD + r"\s*)?"
                 r"(?P<nums>" + _NUMS + r")" + book)),
             ("game-law", re.compile(
-                r"\b(?P<game>" + g + r")(?:,)?[ \t]+" + _WORD + r"[ \t]*(?P<nums>" + _NUMS + r")" + book)),
-            ("law", re.compile(r"\b" + _WORD + r"[ \t]*(?P<nums>" + _NUMS + r")" + book)),
+                r"\b(?P<game>" + g + r")(?:,)?\s+" + _WORD + r"\s*(?P<nums>" + _NUMS + r")" + book)),
+            ("law", re.compile(r"\b" + _WORD + r"\s*(?P<nums>" + _NUMS + r")" + book)),
             ("law-of-game", re.compile(
-                r"\b" + _WORD + r"[ \t]*(?P<nums>" + _NUMS + r")[ \t]+of[ \t]+(?:the[ \t]+)?(?:[A-Z][\w-]+['’]s[ \t]+)?"
-                r"(?P<code>(?:[A-Z][a-z]+[ \t]+)*?)(?P<game>" + g + r")\b")),
-            ("game-number", re.compile(r"\b(?P<game>" + g + r")[ \t]+(?P<nums>\d{1,3})\b" + book)),
-            ("number-letter", re.compile(r"(?<![\w.])(?P<nums>\d{1,3}[ \t]+_[a-z]_)")),
+                r"\b" + _WORD + r"\s*(?P<nums>" + _NUMS + r")\s+of\s+(?:the\s+)?(?:[A-Z][\w-]+['’]s\s+)?"
+                r"(?P<code>(?:[A-Z][a-z]+\s+)*?)(?P<game>" + g + r")\b")),
+            ("game-number", re.compile(r"\b(?P<game>" + g + r")\s+(?P<nums>\d{1,3})\b" + book)),
+            ("number-letter", re.compile(r"(?<![\w.])(?P<nums>\d{1,3}\s+_[a-z]_)")),
         ]
 
     def find(self, text: str) -> list[Citation]:
@@ -255,10 +255,11 @@ class Resolver:
                 named.add(s["slug"])
         return next(iter(named)) if len(named) == 1 else None
 
-    def cite(self, text: str, context: str | None = None) -> list[Resolution]:
-        """Find and resolve every citation in ``text``."""
+    def cite(self, text: str, context: str | None = None, book: str | None = None) -> list[Resolution]:
+        """Find and resolve every citation in ``text``; ``book`` (a source slug) is the book meant
+        where a citation names none (else one the text names anywhere)."""
         out = []
-        named = self.books_named(text)
+        named = book or self.books_named(text)
         for c in self.find(text):
             if named and not c.book and not c.relative:
                 c = Citation(c.text, c.start, c.end, c.numbers, c.game, f"={named}", c.relative, c.this, c.code)

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import paths
-from .citation import full_citation, pages, short_citation
+from .citation import bibtex, csl_json, full_citation, pages, short_citation
 from .models import CorpusError
 
 DB_OPTION = click.option(
@@ -59,7 +59,8 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
     dirs = list(corpus) or [paths.SEEDS]
     books_cache = None if corpus else (cache or CACHE)
     try:
-        report = build(dirs, db_path, progress=progress, cache=books_cache)
+        report = build(dirs, db_path, progress=progress, cache=books_cache,
+                       rulings_dir=None if corpus else paths.CORPUS / "rulings")
     except OSError as e:
         fail(f"cannot write {db_path}: {e.strerror}")
     except CorpusError as e:
@@ -260,9 +261,12 @@ def _open(db_path: Path) -> sqlite3.Connection:
 
 @main.command()
 @click.argument("law_id")
+@click.option("--bibtex", "fmt", flag_value="bibtex", help="Print the citation as BibTeX instead.")
+@click.option("--csl-json", "fmt", flag_value="csl-json", help="Print the citation as CSL-JSON instead.")
 @DB_OPTION
-def show(law_id: str, db_path: Path) -> None:
-    """Print one law with its citation and provenance (book, page, file and lines).
+def show(law_id: str, fmt: str | None, db_path: Path) -> None:
+    """Print one law with its citations (short and full) and provenance (book, page, file and
+    lines); with --bibtex or --csl-json, the citation in that form.
 
     LAW_ID is the law's id, e.g. 002_acea09cb2742a4b7/ecarte/31 (the laws table lists them).
     """
@@ -282,6 +286,14 @@ def show(law_id: str, db_path: Path) -> None:
     parent = conn.execute("select number from laws where id = ?", [law["parent"]]).fetchone()
     parent_number = parent["number"] if parent else None
     law, source = dict(law), dict(source)
+    if fmt == "bibtex":
+        click.echo(bibtex(law, source, game, parent_number))
+        return
+    if fmt == "csl-json":
+        import json
+
+        click.echo(json.dumps([csl_json(law, source, game, parent_number)], ensure_ascii=False, indent=2))
+        return
     entities = [r[0] for r in conn.execute(
         "select distinct e.label from law_entities le join entities e on e.id = le.entity_id "
         "where le.law_id = ? order by e.label", [law_id])]

@@ -57,6 +57,26 @@ def cross_references(db: sqlite_utils.Database, path: Path) -> None:
     db["cross_references"].create_index(["target_id"])
 
 
+def ruling_citations(path: Path, rulings: list[Ruling], rules: dict[str, str]) -> list[dict]:
+    """Resolve the citations in each ruling's raw text (the decisions of a book of cases read
+    "Law 51" as a law of the code the book rules on, ``rules[source]``): one row per law cited,
+    ``law_id`` null when unresolved; offsets are into the ruling's ``raw_text``."""
+    from .cite import Resolver
+
+    conn = sqlite3.connect(path)
+    try:
+        resolver = Resolver(conn)
+        rows = []
+        for r in rulings:
+            for res in resolver.cite(r.raw_text, book=rules.get(r.source)):
+                for law_id in res.laws or [None]:
+                    rows.append({"ruling_id": r.id, "law_id": law_id, "text": res.citation.text,
+                                 "start": res.citation.start, "end": res.citation.end, "status": res.status})
+        return rows
+    finally:
+        conn.close()
+
+
 def write_database(
     path: Path,
     games: dict[str, str],
@@ -178,18 +198,11 @@ def write_database(
          "decision": r.decision, "raw_text": r.raw_text, "line_start": r.line_start, "line_end": r.line_end}
         for r in rulings
     )
-    law_ids = {(row["source"], row["number"]): row["id"] for row in db.query(
-        "select source, number, id from laws where kind = 'law' and parent is null")}
     db["ruling_citations"].create(
-        {"ruling_id": str, "number": str, "law_id": str, "text": str},
+        {"ruling_id": str, "law_id": str, "text": str, "start": int, "end": int, "status": str},
         foreign_keys=[("ruling_id", "rulings", "id"), ("law_id", "laws", "id")],
     )
-    db["ruling_citations"].insert_all(
-        {"ruling_id": r.id, "number": number, "text": text,
-         "law_id": law_ids.get(((rules or {}).get(r.source), number))}
-        for r in rulings
-        for number, text in dict.fromkeys(r.citations)
-    )
+    db["ruling_citations"].insert_all(ruling_citations(path, rulings, rules or {}))
     db["law_embeddings"].create(
         {"law_id": str, "model": str, "content_hash": str, "vector": bytes},
         pk="law_id", foreign_keys=[("law_id", "laws", "id")],

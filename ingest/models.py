@@ -192,8 +192,8 @@ class Fragment:
 
 @dataclass
 class Ruling:
-    """A decided case (Cavendish's Cases and Decisions): the facts, the decision, and the laws it
-    cites (``citations``: ``(law number as cited, text of the citation)``)."""
+    """A decided case (Cavendish's Cases and Decisions, or a Markdown ruling in corpus/rulings/):
+    the facts, the decision, and its exact text, whose citations the build resolves."""
 
     id: str
     source: str
@@ -204,7 +204,6 @@ class Ruling:
     raw_text: str
     line_start: int
     line_end: int
-    citations: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """Rulings: split a book of decided cases into :class:`Ruling` records.
 
 The form is Cavendish's *Cases and Decisions* (Markdown): ``## Case I`` opens a case, the facts
-follow, ``**Decision**`` opens the decision, and the decision cites laws as ``Law 51``,
-``[Law 51](…)`` or ``Laws 11, 32, and 38``.
+follow, ``**Decision**`` opens the decision, which cites laws (``Law 51``, ``[Law 51](…)``): the build
+resolves them with :mod:`ingest.cite`. A ruling a user drops into ``corpus/rulings/`` is one
+Markdown file: ``# Title``, then its text.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ from .models import Document, Ruling
 
 _CASE_RE = re.compile(r"(?m)^##[ \t]+Case[ \t]+([IVXLC]+)\b.*$")
 _DECISION_RE = re.compile(r"\*\*Decisions?\*\*")
-_CITATION_RE = re.compile(r"\bLaws?[ \t]+(\d{1,3}(?:(?:,[ \t]*|,?[ \t]+and[ \t]+)\d{1,3})*)")
 
 
-def cited_laws(text: str) -> list[tuple[str, str]]:
-    """``(number, citation text)`` for each law a text cites: ``Laws 11, 32, and 38`` gives three."""
-    out = []
-    for m in _CITATION_RE.finditer(text):
-        for number in re.findall(r"\d{1,3}", m.group(1)):
-            out.append((number, m.group(0)))
-    return out
+def markdown_ruling(doc: Document) -> Ruling:
+    """A ruling a user wrote in Markdown (``corpus/rulings/NAME.md``): its ``# Title`` and text."""
+    text = doc.text
+    m = re.match(r"\s*#[ \t]+(.+)\n", text)
+    body = text[m.end():] if m else text
+    return Ruling(
+        id=doc.source.slug, source=doc.source.slug, number="", title=doc.source.title, text=clean_text(body),
+        decision="", raw_text=text, line_start=1, line_end=doc.line_count,
+    )
 
 
 def split_rulings(doc: Document) -> list[Ruling]:
@@ -42,6 +44,5 @@ def split_rulings(doc: Document) -> list[Ruling]:
             id=f"{doc.source.slug}/case-{m.group(1)}", source=doc.source.slug, number=m.group(1),
             title=f"Case {m.group(1)}", text=facts, decision=decision, raw_text=raw,
             line_start=doc.line_of(m.start()), line_end=doc.line_of(m.start() + len(raw) - 1),
-            citations=cited_laws(raw),
         ))
     return rulings

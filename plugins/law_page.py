@@ -63,7 +63,8 @@ async def law_page(datasette, request):
     witnesses = [dict(r) for r in (await db.execute(
         "select l.id, s.title from laws l join sources s on s.slug = l.source where l.witness_of = ?", [law_id])).rows]
     rulings = [dict(r) for r in (await db.execute(
-        "select distinct r.id, r.title, r.decision, s.title as source_title from ruling_citations c "
+        "select distinct r.id, r.title, coalesce(nullif(r.decision, ''), r.text) as decision, s.title as source_title "
+        "from ruling_citations c "
         "join rulings r on r.id = c.ruling_id join sources s on s.slug = r.source where c.law_id = ? "
         "order by r.id", [law_id])).rows]
     neighbours = {
