@@ -80,7 +80,8 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
         f"Built {db_path} in {report.seconds:.1f} s: {c.get('laws', 0)} laws and clauses from "
         f"{c.get('sources', 0)} source(s) of {c.get('games', 0)} game(s); "
         f"{c.get('law_entities', 0)} entity mentions; {c.get('law_embeddings', 0)} law vectors "
-        f"({report.embedded} computed, the rest kept from the previous build); {c.get('fragments', 0)} fragment(s); "
+        f"({report.embedded} computed, {c.get('law_embeddings', 0) - report.embedded} kept from the previous build); "
+        f"{c.get('fragments', 0)} fragment(s); "
         f"{len(report.warnings)} warning(s)",
         err=True,
     )
@@ -178,7 +179,7 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     if not hits:
         click.echo("No laws found.", err=True)
     for i, h in enumerate(hits, start=1):
-        click.echo(f"{i:2}. {h.game_name} {h.number} — {h.source_title}  [{h.id}]")
+        click.echo(f"{i:2}. {h.label} — {h.source_title}  [{h.id}]")
         click.echo(f"    {h.snippet}")
 
 

@@ -104,9 +104,9 @@ def load_embedder(name: str = DEFAULT_MODEL):
 
 
 def law_passage(text: str, section: str | None, game_name: str) -> str:
-    """What is embedded for a law: its game, its section heading and its text."""
-    head = f"{game_name}. {section}. " if section else f"{game_name}. "
-    return head + text
+    """What is embedded for a law: its section heading and its text. (Not its game: the same
+    law in two games' codes should come out alike; a search filters by game instead.)"""
+    return f"{section}. {text}" if section else text
 
 
 def content_hash(passage: str, model: str) -> str:

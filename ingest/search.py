@@ -36,6 +36,8 @@ MODES = ("hybrid", "lexical", "dense")
 RRF_K = 60
 CANDIDATES = 100
 COMMON_SHARE = 0.25
+MAX_QUERY_CHARS = 1000
+MAX_QUERY_WORDS = 40
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 STOPWORDS = frozenset(
     "a an the of to in on at by for with and or but is are was were be been being it its this that "
@@ -72,6 +74,16 @@ class Hit:
     entities: list[str] = field(default_factory=list)
     lexical_rank: int | None = None
     dense_rank: int | None = None
+    parent_number: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``Whist law 29, clause I``, ``Poker law 11``, ``Whist etiquette 3``."""
+        kind = "etiquette" if self.kind == "etiquette" else "law"
+        if self.kind == "clause":
+            return f"{self.game_name} law {self.parent_number}, clause {self.number}" if self.parent_number \
+                else f"{self.game_name} clause {self.number}"
+        return f"{self.game_name} {kind} {self.number}"
 
     def as_json(self) -> dict:
         """The contract of ``cardlaws search --json`` (shared/DESIGN.md §2), plus why it matched."""
@@ -204,6 +216,8 @@ class Searcher:
         self.index = VectorIndex(self.conn, self.model) if self.model else None
         self._tagger = None
         self._df: dict[str, int] = {}
+        self.games = {r[0] for r in self.conn.execute("select slug from games")}
+        self.sources = {r[0] for r in self.conn.execute("select distinct source from laws")}
         self.law_count = self.conn.execute("select count(*) from laws").fetchone()[0]
 
     def _has_vectors(self) -> bool:
@@ -219,7 +233,7 @@ class Searcher:
 
     def query_terms(self, query: str) -> tuple[list[str], list[str], list[str]]:
         """``(query words, expansion terms, entity ids)`` for a query."""
-        ws = [w for w in words(query) if w not in STOPWORDS]
+        ws = list(dict.fromkeys(w for w in words(query) if w not in STOPWORDS))
         extra = expand(query)
         (mentions,) = list(self.tagger.tag([" ".join([query, *extra])]))
         entities = sorted({m.entity_id for m in mentions})
@@ -288,6 +302,14 @@ class Searcher:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         if not words(query):
             raise QueryError("the query has no words to search for")
+        if len(query) > MAX_QUERY_CHARS or len(set(words(query))) > MAX_QUERY_WORDS:
+            raise QueryError(f"the query is too long ({MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words at most)")
+        if game and game not in self.games:
+            raise QueryError(f"no game {game!r} (games: {', '.join(sorted(self.games))})")
+        if source and source not in self.sources:
+            raise QueryError(f"no source {source!r} with laws (sources: {', '.join(sorted(self.sources))})")
+        if mode == "dense" and self.index is None:
+            raise QueryError("this database has no law vectors: build it again (cardlaws build)")
         ws, extra, entities = self.query_terms(query)
         filters = {"game": game, "source": source, "kind": kind}
         if mode == "hybrid":  # SQLite, numpy and onnxruntime release the GIL: run both at once
@@ -318,7 +340,8 @@ class Searcher:
         ids = [law_id for law_id, _ in ranked]
         rows = {r["id"]: r for r in self.conn.execute(
             f"select l.id, l.game, g.name as game_name, l.source, s.title as source_title, l.number, l.kind, "
-            f"l.text, l.entities from laws l join games g on g.slug = l.game join sources s on s.slug = l.source "
+            f"l.text, l.entities, p.number as parent_number from laws l join games g on g.slug = l.game "
+            f"join sources s on s.slug = l.source left join laws p on p.id = l.parent "
             f"where l.id in ({','.join('?' * len(ids))})", ids)}
         hits = []
         for law_id, score in ranked:
@@ -329,6 +352,7 @@ class Searcher:
             hits.append(Hit(
                 id=law_id, game=r["game"], game_name=r["game_name"], source=r["source"],
                 source_title=r["source_title"], number=r["number"], kind=r["kind"], text=r["text"],
+                parent_number=r["parent_number"],
                 score=score, snippet=snippet, matched=matched,
                 entities=[e for e in law_entities if e in entities],
                 lexical_rank=lex_rank.get(law_id), dense_rank=dense_rank.get(law_id),

@@ -17,11 +17,16 @@ def _mark(snippet: str, terms: list[str]) -> Markup:
     """The snippet as HTML with the matched terms marked."""
     import re
 
-    html = str(escape(snippet))
-    for term in sorted(terms, key=len, reverse=True):
-        stem = term[:5] if " " not in term else term
-        html = re.sub(rf"(?i)\b({re.escape(str(escape(stem)))}[\w-]*)", r"<mark>\1</mark>", html)
-    return Markup(html)
+    stems = sorted({t.lower()[:5] if " " not in t else t.lower() for t in terms}, key=len, reverse=True)
+    if not stems:
+        return Markup(escape(snippet))
+    pattern = re.compile(r"(?i)\b(?:" + "|".join(re.escape(s) for s in stems) + r")[\w-]*")
+    out, pos = [], 0
+    for m in pattern.finditer(snippet):  # one pass over the plain text: marks never nest
+        out += [escape(snippet[pos : m.start()]), Markup("<mark>{}</mark>").format(m.group(0))]
+        pos = m.end()
+    out.append(escape(snippet[pos:]))
+    return Markup("").join(out)
 
 
 async def search_view(datasette, request):
@@ -30,15 +35,17 @@ async def search_view(datasette, request):
     query = (args.get("q") or "").strip()
     game, source = args.get("game") or None, args.get("source") or None
     mode = args.get("mode") or "hybrid"
-    try:
-        limit = max(1, min(int(args.get("limit") or 20), 100))
-    except ValueError:
-        limit = 20
     wants_json = request.url_vars.get("format") == "json"
     error, hits = None, []
+    try:
+        limit = int(args.get("limit") or 20)
+        if not 1 <= limit <= 100:
+            raise ValueError
+    except ValueError:
+        limit, error = 20, "limit must be a whole number from 1 to 100"
     if mode not in MODES:
         error = f"mode must be one of {', '.join(MODES)}"
-    elif query:
+    elif query and not error:
         searcher = searcher_for(Path(db.path))
         try:
             hits = await datasette.get_database(DATABASE_NAME).execute_fn(
@@ -51,7 +58,12 @@ async def search_view(datasette, request):
         if error:
             return Response.json({"ok": False, "error": error}, status=400)
         return Response.json([h.as_json() for h in hits])
-    games = [dict(r) for r in (await db.execute("select slug, name from games order by name")).rows]
+    import unicodedata
+
+    def folded(s: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c)).lower()
+
+    games = sorted((dict(r) for r in (await db.execute("select slug, name from games")).rows), key=lambda g: folded(g["name"]))
     sources = [dict(r) for r in (await db.execute(
         "select slug, title from sources where slug in (select distinct source from laws) order by title")).rows]
     by_game: dict[str, list] = {}
@@ -63,7 +75,8 @@ async def search_view(datasette, request):
         "by_game": sorted(by_game.items(), key=lambda kv: -len(kv[1])), "games": games, "sources": sources,
         "modes": MODES, "metadata": datasette.metadata(),
     }
-    return Response.html(await datasette.render_template("search.html", context, request=request))
+    return Response.html(await datasette.render_template("search.html", context, request=request),
+                         status=400 if error else 200)
 
 
 @hookimpl
