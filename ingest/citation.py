@@ -39,11 +39,17 @@ def short_citation(law: Mapping, source: Mapping, game_name: str, parent_number:
     return f"{_label(law, parent_number, game_name)} ({who}{when})"
 
 
-def full_citation(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None) -> str:
-    """Book, author, year, game, law number and page, e.g. for ``cardlaws show``."""
-    parts = [f"{_label(law, parent_number, game_name)}, in {source['title']}"]
+def full_citation(law: Mapping, source: Mapping, game_name: str, parent_number: str | None = None,
+                  code_title: str | None = None) -> str:
+    """Law, code, book, author, edition, year and page, e.g. for ``cardlaws show``:
+    ``Écarté law 31, The Laws of Écarté (the Club Code), in Hoyle's Games Modernized, Professor
+    Hoffmann, New edition …, 1909``."""
+    label = _label(law, parent_number, game_name)
+    parts = [f"{label}, {code_title}, in {source['title']}" if code_title else f"{label}, in {source['title']}"]
     if source.get("author"):
         parts.append(source["author"])
+    if source.get("edition"):
+        parts.append(source["edition"])
     if source.get("year"):
         parts.append(str(source["year"]))
     if pages(law):

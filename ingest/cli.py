@@ -307,7 +307,8 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
         click.echo()
         click.echo(f"[{law['note']}]")
     click.echo()
-    click.echo(f"Cite as:  {full_citation(law, source, game, parent_number)}")
+    code = conn.execute("select title from codes where id = ?", [law["code"]]).fetchone()
+    click.echo(f"Cite as:  {full_citation(law, source, game, parent_number, code['title'] if code else None)}")
     click.echo(f"Source:   {source['file']}, {lines}" + (f", {pages(law)}" if pages(law) else ""))
     if entities:
         click.echo(f"Entities: {', '.join(entities)}")

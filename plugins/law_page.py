@@ -115,7 +115,7 @@ async def law_page(datasette, request):
         "short_citation": short_citation(law, source, game["name"], parent_number),
         "bibtex": bibtex(law, source, game["name"], parent_number),
         "csl_json": csl_json(law, source, game["name"], parent_number),
-        "full_citation": full_citation(law, source, game["name"], parent_number),
+        "full_citation": full_citation(law, source, game["name"], parent_number, code["title"] if code else None),
         "database": db.name,
         "metadata": datasette.metadata(),
         "datasette_version": __version__,

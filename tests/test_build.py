@@ -120,7 +120,7 @@ def test_show_prints_citation_and_provenance(seed_db):
     out = result.output
     assert out.splitlines()[0] == "Écarté law 31 (Hoffmann 1909)"
     assert "31. If the dealer give his adversary more cards than he has asked for" in out
-    assert "Cite as:  Écarté law 31, in Hoyle's Games Modernized: Laws of Écarté (excerpt), Professor Hoffmann, 1909" in out
+    assert "Cite as:  Écarté law 31, Laws of Écarté, in Hoyle's Games Modernized: Laws of Écarté (excerpt), Professor Hoffmann, 1909" in out
     assert "Source:   002_acea09cb2742a4b7.txt, lines 1–2" in out
     page = run("show", "004_6dbc7a77bd2684ce/poker/14", "--db", seed_db).output
     assert "Poker law 14 (Baxter-Wray 1891)" in page and "pp. 48–49" in page
