@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .catalog import BookEntry, book_source, footnotes, load_catalog
+from .compare import SituationTagger, parallels
 from .clean import decode, find_page_markers, read_document
 from .embed import DEFAULT_MODEL, content_hash, law_passage, load_embedder
 from .corpus import find_texts, read_sidecar
@@ -40,6 +41,11 @@ def no_progress(items: Iterable, length: int, label: str) -> Iterable:
 def load_games(path: Path = VOCABULARY / "games.toml") -> dict[str, str]:
     """Game slug → display name, from ``vocabulary/games.toml``."""
     return dict(tomllib.loads(path.read_text(encoding="utf-8"))["games"])
+
+
+def load_families(path: Path = VOCABULARY / "games.toml") -> dict[str, list[str]]:
+    """Family slug → its games' slugs, from ``vocabulary/games.toml``."""
+    return dict(tomllib.loads(path.read_text(encoding="utf-8")).get("families", {}))
 
 
 @dataclass
@@ -275,7 +281,14 @@ def build(
     for law, mentions in zip(laws, progress(tagged, len(laws), "Tagging laws")):
         law.mentions = mentions
 
+    situation_tagger = SituationTagger(tagger)
+    for law, decision in zip(laws, situation_tagger.tag(law.text for law in laws)):
+        law.decision = decision
+
     vectors, embedded = embed_laws(laws, games, db_path, progress) if embed else ({}, 0)
+    by_id = {law.id: law for law in laws}
+    parallel_rows = parallels({i: v for i, (_, _, v) in vectors.items()},
+                              {i: by_id[i].game for i in vectors}, {i: by_id[i].source for i in vectors})
 
     rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
     used = {s.code.game for _, segs in segmented for s in segs}
@@ -283,7 +296,8 @@ def build(
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
-        counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented, rulings, rules, vectors)
+        counts = write_database(tmp, {g: games[g] for g in used}, tagger.entities, segmented, rulings, rules, vectors,
+                                situation_tagger.situations, parallel_rows)
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, db_path)

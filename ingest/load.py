@@ -25,7 +25,7 @@ LAW_COLUMNS = {
     "id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
     "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
     "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
-    "numbered": int, "witness_of": str, "content_hash": str,
+    "numbered": int, "witness_of": str, "content_hash": str, "situations": str,
 }
 
 
@@ -85,6 +85,8 @@ def write_database(
     rulings: Iterable[Ruling] = (),
     rules: dict[str, str] | None = None,
     vectors: dict[str, tuple[str, str, bytes]] | None = None,
+    situations: list | None = None,
+    parallel_rows: list[tuple[str, str, float, str]] | None = None,
     views: Path = VIEWS,
 ) -> dict[str, int]:
     """Write every table to a new database at ``path`` (which must not exist).
@@ -150,6 +152,7 @@ def write_database(
             "page_end": law.page_end, "line_start": law.line_start, "line_end": law.line_end,
             "entities": law.entity_ids, "numbered": int(law.numbered), "witness_of": law.witness_of,
             "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
+            "situations": sorted(law.decision.situations) if law.decision else [],
         }
         for _, segs in corpus
         for s in segs
@@ -203,6 +206,31 @@ def write_database(
         foreign_keys=[("ruling_id", "rulings", "id"), ("law_id", "laws", "id")],
     )
     db["ruling_citations"].insert_all(ruling_citations(path, rulings, rules or {}))
+    db["situations"].create({"id": str, "label": str, "description": str}, pk="id")
+    db["situations"].insert_all({"id": s.id, "label": s.label, "description": s.description} for s in situations or [])
+    all_laws = [law for _, segs in corpus for s in segs for law in s.laws]
+    db["law_situations"].create(
+        {"law_id": str, "situation_id": str, "score": float, "method": str},
+        pk=("law_id", "situation_id"), foreign_keys=[("law_id", "laws", "id"), ("situation_id", "situations", "id")],
+    )
+    db["law_situations"].insert_all(
+        {"law_id": law.id, "situation_id": sid, "score": float(n), "method": "cues"}
+        for law in all_laws if law.decision for sid, n in sorted(law.decision.situations.items())
+    )
+    db["law_remedies"].create({"law_id": str, "remedy": str, "text": str}, pk=("law_id", "remedy"),
+                              foreign_keys=[("law_id", "laws", "id")])
+    db["law_remedies"].insert_all(
+        {"law_id": law.id, "remedy": r, "text": t}
+        for law in all_laws if law.decision for r, t in sorted(law.decision.remedies.items())
+    )
+    db["parallels"].create({"law_id": str, "other_id": str, "score": float, "method": str, "kind": str},
+                           pk=("law_id", "other_id"), foreign_keys=[("law_id", "laws", "id"), ("other_id", "laws", "id")])
+    db["parallels"].insert_all(
+        {"law_id": a, "other_id": b, "score": round(score, 6), "method": "embedding", "kind": kind}
+        for a, b, score, kind in parallel_rows or []
+    )
+    for table, cols in [("law_situations", ["situation_id"]), ("law_remedies", ["remedy"]), ("parallels", ["other_id"])]:
+        db[table].create_index(cols)
     db["law_embeddings"].create(
         {"law_id": str, "model": str, "content_hash": str, "vector": bytes},
         pk="law_id", foreign_keys=[("law_id", "laws", "id")],

@@ -162,6 +162,7 @@ class Law:
     note_spans: list[Span] = field(default_factory=list)
     mentions: list["Mention"] = field(default_factory=list)
     witness_of: str | None = None  # for an excerpt's law: the same law in the catalogued book
+    decision: object | None = None  # an ingest.compare.Decision: the situations and remedies
 
     @property
     def entity_ids(self) -> list[str]:

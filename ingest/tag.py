@@ -108,17 +108,19 @@ def load_entities(path: Path = VOCABULARY / "entities.toml") -> tuple[list[Entit
     return entities, phrases, yields
 
 
-def compile_phrase(nlp: Language, phrase: str) -> list[dict]:
+def compile_phrase(nlp: Language, phrase: str, gap: dict | None = None) -> list[dict]:
     """Token pattern (spaCy ``Matcher`` syntax) for one phrase of the mini-language described at
     the top of ``entities.toml``. ``nlp`` lemmatizes the phrase's words as law text is lemmatized.
 
-    Raises :class:`ValueError` for an empty phrase or an alternative mixing ``~`` and plain words.
+    ``gap`` replaces the token pattern ``...`` stands for. Raises :class:`ValueError` for an empty
+    phrase or an alternative mixing ``~`` and plain words.
     """
+    gap_token = gap or _GAP
     pattern: list[dict] = []
 
     def add(token: dict) -> None:
         # words next to each other may also be joined by a hyphen ("trump card", "trump-card")
-        if pattern and pattern[-1] is not _GAP and token is not _GAP:
+        if pattern and pattern[-1] is not gap_token and token is not gap_token:
             pattern.append(_HYPHEN)
         pattern.append(token)
 
@@ -128,7 +130,7 @@ def compile_phrase(nlp: Language, phrase: str) -> list[dict]:
         alts = word.split("|")
         exact = [a.startswith("~") for a in alts]
         if word == "...":
-            add(_GAP)
+            add(gap_token)
         elif any(exact) and not all(exact):
             raise ValueError(f"{word!r} mixes ~exact and plain words")
         elif all(exact):

@@ -83,6 +83,16 @@ async def law_page(datasette, request):
         "select distinct x.law_id, g.name || ' ' || l.number as label, s.title as source_title from cross_references x "
         "join laws l on l.id = x.law_id join games g on g.slug = l.game join sources s on s.slug = l.source "
         "where x.target_id = ? order by l.ordinal", [law_id])).rows]
+    decides = [dict(r) for r in (await db.execute(
+        "select s.id, s.label from law_situations ls join situations s on s.id = ls.situation_id "
+        "where ls.law_id = coalesce(?, ?) order by s.rowid", [law["witness_of"], law_id])).rows]
+    remedies = [dict(r) for r in (await db.execute(
+        "select remedy, text from law_remedies where law_id = ? order by remedy", [law_id])).rows]
+    parallel_rows = [dict(r) for r in (await db.execute(
+        "select p.other_id, p.score, p.kind, g.name || ' ' || l.number as label, s.title as source_title "
+        "from parallels p join laws l on l.id = p.other_id join games g on g.slug = l.game "
+        "join sources s on s.slug = l.source where p.law_id = coalesce(?, ?) and p.kind = 'other-edition' "
+        "order by p.score desc", [law["witness_of"], law_id])).rows]
     similar = []
     nearest = searcher_for(Path(db.path)).similar(law_id, limit=5, other_games=True)
     for other_id, score in nearest:
@@ -109,6 +119,9 @@ async def law_page(datasette, request):
         "similar": similar,
         "references": references,
         "cited_by": cited_by,
+        "decides": decides,
+        "remedies": remedies,
+        "other_editions": parallel_rows,
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(law["text"], mentions),
         "pages": pages(law),

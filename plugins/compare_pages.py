@@ -1,0 +1,114 @@
+"""Cross-game comparison pages: ``/compare`` (situations × games, counts linked; ``?family=`` and
+``?sort=<game>``) and ``/compare/<situation>`` (each game's and each book's laws that decide it,
+remedies marked), each with a ``.json`` form."""
+
+from __future__ import annotations
+
+import re
+
+from datasette import hookimpl
+from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
+
+from ingest.build import load_families
+from ingest.citation import short_citation
+from ingest.serve import DATABASE_NAME
+
+
+async def _games(db, family: str | None, families: dict[str, list[str]]):
+    rows = [dict(r) for r in (await db.execute("select slug, name from games order by slug")).rows]
+    if family:
+        rows = [g for g in rows if g["slug"] in families.get(family, [])]
+    return rows
+
+
+async def compare_index(datasette, request):
+    db = datasette.get_database(DATABASE_NAME)
+    families = load_families()
+    family = request.args.get("family") or None
+    if family and family not in families:
+        return Response.json({"ok": False, "error": f"no family {family!r} (families: {', '.join(families)})"}, status=400) \
+            if request.url_vars.get("format") else Response.text(f"No family {family!r}", status=400)
+    games = await _games(db, family, families)
+    situations = [dict(r) for r in (await db.execute("select id, label from situations order by rowid")).rows]
+    counts = {(r["situation"], r["game"]): r["laws"] for r in (await db.execute(
+        "select situation, game, laws from situation_game_counts")).rows}
+    matrix = [{"situation": s["id"], "label": s["label"],
+               "games": {g["slug"]: counts.get((s["id"], g["slug"]), 0) for g in games}} for s in situations]
+    sort = request.args.get("sort")
+    if sort and any(g["slug"] == sort for g in games):
+        matrix.sort(key=lambda row: -row["games"][sort])
+    if request.url_vars.get("format") == "json":
+        return Response.json({"games": games, "situations": matrix, "family": family})
+    return Response.html(await datasette.render_template("compare.html", {
+        "games": games, "matrix": matrix, "families": families, "family": family, "sort": sort,
+        "metadata": datasette.metadata()}, request=request))
+
+
+def _marked(text: str, phrases: list[str]) -> Markup:
+    out, pos = [], 0
+    spans = sorted({(m.start(), m.end()) for p in phrases for m in re.finditer(re.escape(p), text)})
+    for start, end in spans:
+        if start < pos:
+            continue
+        out += [escape(text[pos:start]), Markup('<mark class="remedy">{}</mark>').format(text[start:end])]
+        pos = end
+    out.append(escape(text[pos:]))
+    return Markup("").join(out)
+
+
+async def compare_situation(datasette, request):
+    db = datasette.get_database(DATABASE_NAME)
+    situation_id = request.url_vars["situation"]
+    rows = (await db.execute("select * from situations where id = ?", [situation_id])).rows
+    if not rows:
+        html = await datasette.render_template("error.html", {"ok": False, "status": 404, "title": "No such situation",
+                                                              "error": f"There is no situation {situation_id}."}, request=request)
+        return Response.html(html, status=404) if not request.url_vars.get("format") else \
+            Response.json({"ok": False, "error": f"no situation {situation_id!r}"}, status=404)
+    situation = dict(rows[0])
+    families = load_families()
+    family = request.args.get("family") or None
+    games = await _games(db, family, families)
+    laws = [dict(r) for r in (await db.execute(
+        "select l.id, l.game, l.source, l.number, l.kind, l.text, l.page_start, l.page_end, p.number as parent_number, "
+        "s.title as source_title, s.author, s.year, g.name as game_name from law_situations ls "
+        "join laws l on l.id = ls.law_id join sources s on s.slug = l.source join games g on g.slug = l.game "
+        "left join laws p on p.id = l.parent where ls.situation_id = ? and l.witness_of is null order by l.ordinal",
+        [situation_id])).rows]
+    remedies: dict[str, list[tuple[str, str]]] = {}
+    for r in (await db.execute(
+            "select r.law_id, r.remedy, r.text from law_remedies r join law_situations ls on ls.law_id = r.law_id "
+            "where ls.situation_id = ?", [situation_id])).rows:
+        remedies.setdefault(r["law_id"], []).append((r["remedy"], r["text"]))
+    columns = []
+    for g in games:
+        books: dict[str, dict] = {}
+        for law in (x for x in laws if x["game"] == g["slug"]):
+            book = books.setdefault(law["source"], {"source": law["source"], "title": law["source_title"],
+                                                     "year": law["year"], "laws": []})
+            book["laws"].append({
+                "id": law["id"], "number": law["number"], "kind": law["kind"], "text": law["text"],
+                "remedies": [r for r, _ in sorted(remedies.get(law["id"], []))],
+                "citation": short_citation(law, {"title": law["source_title"], "author": law["author"], "year": law["year"]},
+                                           law["game_name"], law["parent_number"]),
+                "html": _marked(law["text"], [t for _, t in remedies.get(law["id"], [])]),
+            })
+        columns.append({"game": g["slug"], "name": g["name"], "books": list(books.values())})
+    if request.url_vars.get("format") == "json":
+        for col in columns:
+            for book in col["books"]:
+                for law in book["laws"]:
+                    law.pop("html")
+        return Response.json({"situation": situation, "games": columns})
+    return Response.html(await datasette.render_template("compare_situation.html", {
+        "situation": situation, "columns": columns, "families": families, "family": family,
+        "metadata": datasette.metadata()}, request=request))
+
+
+@hookimpl
+def register_routes():
+    return [
+        (r"^/compare(\.(?P<format>json))?$", compare_index),
+        (r"^/compare/(?P<situation>[a-z0-9-]+)(\.(?P<format>json))?$", compare_situation),
+    ]

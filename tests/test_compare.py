@@ -1,0 +1,86 @@
+"""Comparison: the situation and remedy tags against the hand-judged sample, the matrix against
+the table, the pages and their JSON, and a game with no law for a situation said plainly."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from benchmarks.situation_eval import evaluate, load_gold
+from ingest.serve import make_datasette
+
+
+@pytest.fixture(scope="module")
+def conn(books_db):
+    c = sqlite3.connect(books_db.db_path)
+    c.row_factory = sqlite3.Row
+    yield c
+    c.close()
+
+
+@pytest.fixture(scope="module")
+def ds(books_db):
+    return make_datasette(books_db.db_path)
+
+
+def _micro(counts):
+    tp = sum(c[0] for c in counts.values())
+    return tp / sum(c[1] for c in counts.values()), tp / sum(c[2] for c in counts.values())
+
+
+def test_situation_tags_against_the_judged_sample(conn):
+    gold = load_gold()
+    assert len(gold) >= 200
+    precision, recall = _micro(evaluate(conn, gold, "law_situations", "situation_id", "situations"))
+    assert precision >= 0.6 and recall >= 0.7  # measured 0.685 and 0.811
+    precision, recall = _micro(evaluate(conn, gold, "law_remedies", "remedy", "remedies"))
+    assert precision >= 0.6 and recall >= 0.65  # measured on the same sample
+
+
+@pytest.mark.parametrize("law_id, situation", [
+    ("peel-round-games-with-cards-1891/poker/10", "faced-card-in-pack"),  # "a card be found face upwards in the pack"
+    ("peel-round-games-with-cards-1891/poker/8", "pack-not-cut"),  # "dealt without the pack having been cut"
+    ("hoffmann-hoyles-games-modernized-1909/bridge/40", "exposed-card-in-dealing"),  # "whilst dealing, a card be exposed"
+    ("peel-round-games-with-cards-1891/poker/13", "wrong-number-of-cards"),  # "more or less than five cards … foul hand"
+])
+def test_hand_checked_laws_decide_their_situation(conn, law_id, situation):
+    assert conn.execute("select 1 from law_situations where law_id = ? and situation_id = ?", [law_id, situation]).fetchone()
+
+
+def test_remedies_say_what_the_law_decides(conn):
+    # Peel's Poker 9: "… the deal shall stand"; Poker 8: "… there shall be a new deal by the same dealer"
+    assert {r[0] for r in conn.execute("select remedy from law_remedies where law_id = 'peel-round-games-with-cards-1891/poker/9'")} >= {"deal-stands"}
+    assert {r[0] for r in conn.execute("select remedy from law_remedies where law_id = 'peel-round-games-with-cards-1891/poker/8'")} >= {"new-deal"}
+
+
+async def test_matrix_counts_equal_the_table(conn, ds):
+    data = (await ds.client.get("/compare.json")).json()
+    for row in data["situations"]:
+        for game, n in row["games"].items():
+            expected = conn.execute(
+                "select count(*) from law_situations ls join laws l on l.id = ls.law_id "
+                "where ls.situation_id = ? and l.game = ? and l.witness_of is null", [row["situation"], game]).fetchone()[0]
+            assert n == expected, (row["situation"], game)
+    family = (await ds.client.get("/compare.json?family=two-handed")).json()
+    assert {g["slug"] for g in family["games"]} <= {"ecarte", "piquet", "piquet-au-cent", "bezique", "cribbage", "put", "all-fours", "cassino"}
+    assert (await ds.client.get("/compare.json?family=nope")).status_code == 400
+
+
+async def test_situation_page_has_a_column_per_game_and_says_when_none(ds):
+    page = (await ds.client.get("/compare/pack-not-cut")).text
+    assert 'id="poker"' in page and "/law/peel-round-games-with-cards-1891/poker/8" in page
+    data = (await ds.client.get("/compare/pack-not-cut.json")).json()
+    empty = [col["name"] for col in data["games"] if not col["books"]]
+    assert empty and f"No law of {empty[0]} in these books decides this." in page
+    poker = next(col for col in data["games"] if col["game"] == "poker")
+    assert {b["source"] for b in poker["books"]} >= {"peel-round-games-with-cards-1891"}
+    assert (await ds.client.get("/compare/no-such-situation")).status_code == 404
+
+
+async def test_law_page_lists_situations_remedies_and_parallels(conn, ds):
+    page = (await ds.client.get("/law/hoffmann-hoyles-games-modernized-1909/whist/41")).text
+    assert "Decides" in page and 'href="/compare/' in page
+    rows = conn.execute("select kind, count(*) from parallels where law_id = 'hoffmann-hoyles-games-modernized-1909/whist/41' group by kind").fetchall()
+    assert dict(rows) == {"other-game": 5, "other-edition": 3}
+    assert "In other books of Whist" in page
