@@ -8,8 +8,8 @@ from datasette.utils.asgi import Response
 
 from ingest.serve import DATABASE_NAME
 
-# not Datasette's own first path parts: the database, static files, /law, /-/…
-PATTERN = r"^/(?!(?:cardlaws|static|law|-|_memory)/)(?P<game>[a-z0-9]+(?:-[a-z0-9]+)*)/(?P<number>[A-Za-z0-9]+)$"
+# not the first part of another path: the database, static files, /law, /compare, /-/…
+PATTERN = r"^/(?!(?:cardlaws|static|law|compare|-|_memory)/)(?P<game>[a-z0-9]+(?:-[a-z0-9]+)*)/(?P<number>[A-Za-z0-9]+)$"
 
 
 async def short_path(datasette, request):

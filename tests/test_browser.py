@@ -1,0 +1,100 @@
+"""A reader's path through the site in real headless Chromium (Debian's, driven by Playwright):
+home → a game → a law → copy its citation → search in modern words → a hit → a comparison → a
+cross-reference; at desktop and phone widths. Screenshots go to tests/artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def site(books_db):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "ingest.cli", "serve", "--db", str(books_db.db_path), "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.2)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_a_readers_path(site, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(site + "/")
+    shot(page, "01-home")
+    page.click("text=all laws")
+    page.wait_for_url("**/cardlaws/laws**")
+    page.click("a[href*='game=ecarte']")  # the game facet
+    page.wait_for_url("**game=ecarte**")
+    shot(page, "02-game")
+    page.click("td.col-number a[href^='/law/hoffmann-hoyles-games-modernized-1909/ecarte/']")
+    page.wait_for_url("**/law/**")
+    assert page.inner_text("h1").startswith("Law ")
+    shot(page, "03-law")
+    page.click("button[data-copy='cite-short']")
+    assert page.inner_text("button[data-copy='cite-short']") in ("Copied", "Selected: press Ctrl+C", "Copy failed")
+    page.fill("form.nav-search input[name=q]", "dealer accidentally flipped a card")
+    page.press("form.nav-search input[name=q]", "Enter")
+    page.wait_for_url("**/-/search?q=**")
+    assert page.locator(".search-ranked li").count() > 5
+    shot(page, "04-search")
+    page.click(".search-ranked li:first-child a.hit-title")
+    page.wait_for_url("**/law/**")
+    page.goto(site + "/compare")
+    shot(page, "05-compare")
+    page.click("a[href='/compare/exposed-card-in-dealing']")
+    page.wait_for_url("**/compare/exposed-card-in-dealing")
+    assert page.locator(".compare-game").count() >= 10
+    shot(page, "06-compare-situation")
+    page.goto(site + "/law/hoffmann-hoyles-games-modernized-1909/loo/14")
+    page.click(".law-references a[href='/law/hoffmann-hoyles-games-modernized-1909/loo/9']")
+    page.wait_for_url("**/loo/9")
+    assert "Cited by" in page.content()
+    shot(page, "07-cross-reference")
+
+
+@pytest.mark.parametrize("path", ["/law/hoffmann-hoyles-games-modernized-1909/bridge/40",
+                                  "/-/search?q=deck+wasn%27t+cut", "/compare/misdeal", "/-/cite?text=Bridge+Law+42"])
+def test_pages_read_at_phone_width(site, browser, path):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(site + path)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{path} scrolls sideways by {overflow}px at phone width"
+    shot(page, "phone" + path.replace("/", "_").split("?")[0])
