@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
+
+from ingest.serve import spawn
 
 PATHS = {
     "laws table": "/cardlaws/laws",
@@ -50,19 +50,8 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "ingest.cli", "serve", "--db", str(args.db), "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    server, base = spawn(args.db)
     try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(base + "/", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
         for path in PATHS.values():  # warm: model, tagger and vectors loaded
             urllib.request.urlopen(base + path, timeout=30).read()
         print(f"{'endpoint':<12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'RSS MB before→after':>24}")

@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sqlite3
-import statistics
 import tempfile
 import time
 from pathlib import Path

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import functools
 import json
-from concurrent.futures import ThreadPoolExecutor
 import re
 import sqlite3
-import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -370,9 +369,3 @@ def searcher_for(db_path: Path) -> Searcher:
         _SEARCHERS[key] = Searcher(Path(db_path))
     return _SEARCHERS[key]
 
-
-def timed(fn, *args, **kwargs):
-    """``(result, milliseconds)``."""
-    t = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, (time.perf_counter() - t) * 1000

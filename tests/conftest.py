@@ -61,3 +61,14 @@ def books_db(tmp_path_factory, tagger, shared_corpus):
     assert not report.failed, report.failed
     path = tmp_path_factory.mktemp("books") / "cardlaws.db"
     return build([SEEDS], path, tagger=tagger, cache=cache)
+
+
+@pytest.fixture(scope="session")
+def books_conn(books_db):
+    """A read-only connection to the books database, rows as sqlite3.Row."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{books_db.db_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    yield conn
+    conn.close()

@@ -4,7 +4,6 @@ Expected values come from reading the books (shared/corpus/SOURCES.md and the te
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
@@ -12,11 +11,8 @@ from benchmarks.segment_eval import evaluate, load_gold
 
 
 @pytest.fixture(scope="module")
-def conn(books_db):
-    c = sqlite3.connect(books_db.db_path)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+def conn(books_conn):
+    return books_conn
 
 
 def one(conn, sql, *params):

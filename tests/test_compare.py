@@ -3,7 +3,6 @@ the table, the pages and their JSON, and a game with no law for a situation said
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
@@ -12,11 +11,8 @@ from ingest.serve import make_datasette
 
 
 @pytest.fixture(scope="module")
-def conn(books_db):
-    c = sqlite3.connect(books_db.db_path)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+def conn(books_conn):
+    return books_conn
 
 
 @pytest.fixture(scope="module")

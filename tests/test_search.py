@@ -10,7 +10,6 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from conftest import write_source
 from ingest.build import build
 from ingest.cli import main
 from ingest.paths import SEEDS
