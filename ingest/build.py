@@ -43,6 +43,11 @@ def load_games(path: Path = VOCABULARY / "games.toml") -> dict[str, str]:
     return dict(tomllib.loads(path.read_text(encoding="utf-8"))["games"])
 
 
+def load_aliases(path: Path = VOCABULARY / "games.toml") -> dict[str, str]:
+    """Other names of games → their slugs, from ``vocabulary/games.toml``."""
+    return dict(tomllib.loads(path.read_text(encoding="utf-8")).get("aliases", {}))
+
+
 def load_families(path: Path = VOCABULARY / "games.toml") -> dict[str, list[str]]:
     """Family slug → its games' slugs, from ``vocabulary/games.toml``."""
     return dict(tomllib.loads(path.read_text(encoding="utf-8")).get("families", {}))

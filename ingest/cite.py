@@ -87,7 +87,9 @@ class Resolver:
         for slug, name in self.games.items():
             for alias in {slug, slug.replace("-", " "), name, _fold(name)}:
                 names[alias.lower()] = slug
-        names.update({"auction": "auction-bridge", "écarté": "ecarte", "ecarte": "ecarte", "draw poker": "poker"})
+        from .build import load_aliases
+
+        names.update({alias.lower(): slug for alias, slug in load_aliases().items() if slug in self.games})
         self.game_names = names
         alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
         self.game_re = rf"(?i:{alternatives})"
