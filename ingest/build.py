@@ -282,13 +282,11 @@ def build(
 
     tagger = tagger or Tagger()
     laws = [law for _, segs in segmented for s in segs for law in s.laws]
-    tagged = tagger.tag(law.text for law in laws)
-    for law, mentions in zip(laws, progress(tagged, len(laws), "Tagging laws")):
-        law.mentions = mentions
-
     situation_tagger = SituationTagger(tagger)
-    for law, decision in zip(laws, situation_tagger.tag(law.text for law in laws)):
-        law.decision = decision
+    docs = tagger.nlp.pipe((law.text for law in laws), batch_size=256)  # one pass: entities and situations
+    for law, doc in zip(laws, progress(docs, len(laws), "Tagging laws")):
+        law.mentions = tagger.mentions(doc)
+        law.decision = situation_tagger.decide(doc)
 
     vectors, embedded = embed_laws(laws, games, db_path, progress) if embed else ({}, 0)
     by_id = {law.id: law for law in laws}

@@ -171,8 +171,6 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
         hits = Searcher(db_path).search(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:
         fail(f"{e}: {query!r}")
-    except sqlite3.DatabaseError as e:
-        fail(f"{db_path} is not a Card Laws database ({e})")
     if as_json:
         click.echo(json.dumps([h.as_json() for h in hits], ensure_ascii=False, indent=2))
         return
@@ -199,13 +197,9 @@ def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
     from .cite import Resolver
 
     conn = _open(db_path)
-    try:
-        resolver = Resolver(conn)
-        if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
-            fail(f"--context: no law with id {context!r} in {db_path}")
-        results = resolver.cite(text, context=context)
-    except sqlite3.DatabaseError as e:
-        fail(f"{db_path} is not a Card Laws database ({e})")
+    if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
+        fail(f"--context: no law with id {context!r} in {db_path}")
+    results = Resolver(conn).cite(text, context=context)
     if as_json:
         click.echo(json.dumps([r.as_json() for r in results], ensure_ascii=False, indent=2))
         return
@@ -257,6 +251,10 @@ def _open(db_path: Path) -> sqlite3.Connection:
         fail(f"no database at {db_path}; run 'cardlaws build --db {db_path}' first")
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("select 1 from laws limit 1")
+    except sqlite3.DatabaseError as e:
+        fail(f"{db_path} is not a Card Laws database ({e})")
     return conn
 
 
@@ -272,10 +270,7 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
     LAW_ID is the law's id, e.g. 002_acea09cb2742a4b7/ecarte/31 (the laws table lists them).
     """
     conn = _open(db_path)
-    try:
-        law = conn.execute("select * from laws where id = ?", [law_id]).fetchone()
-    except sqlite3.DatabaseError as e:
-        fail(f"{db_path} is not a Card Laws database ({e})")
+    law = conn.execute("select * from laws where id = ?", [law_id]).fetchone()
     if law is None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)

@@ -76,17 +76,21 @@ class SituationTagger:
         except ValueError as e:
             raise CorpusError(f"{path}: {owner!r}, cue {cue!r}: {e}") from None
 
+    def decide(self, doc) -> Decision:
+        """The :class:`Decision` of a Doc the entity tagger's pipeline made (lemmas set)."""
+        situations: dict[str, int] = {}
+        for match_id, _, _ in self.situation_matcher(doc):
+            key = self.nlp.vocab.strings[match_id]
+            situations[key] = situations.get(key, 0) + 1
+        remedies: dict[str, str] = {}
+        for match_id, start, end in sorted(self.remedy_matcher(doc), key=lambda m: m[1]):
+            remedies.setdefault(self.nlp.vocab.strings[match_id], doc[start:end].text)
+        return Decision(situations, remedies)
+
     def tag(self, texts: Iterable[str], batch_size: int = 256) -> Iterator[Decision]:
         """A :class:`Decision` for each text, in order."""
         for doc in self.nlp.pipe(texts, batch_size=batch_size, disable=["span_ruler"]):
-            situations: dict[str, int] = {}
-            for match_id, _, _ in self.situation_matcher(doc):
-                key = self.nlp.vocab.strings[match_id]
-                situations[key] = situations.get(key, 0) + 1
-            remedies: dict[str, str] = {}
-            for match_id, start, end in sorted(self.remedy_matcher(doc), key=lambda m: m[1]):
-                remedies.setdefault(self.nlp.vocab.strings[match_id], doc[start:end].text)
-            yield Decision(situations, remedies)
+            yield self.decide(doc)
 
 
 def parallels(vectors: dict[str, bytes], games: dict[str, str], sources: dict[str, str],

@@ -129,10 +129,15 @@ def _fts_phrase(text: str) -> str | None:
     return '"' + " ".join(toks) + '"' if toks else None
 
 
+def term_stem(term: str) -> str:
+    """What a query term matches in a law's words: a phrase as it is, a word by its first five
+    letters (a rough stem: "exposed" matches "expose", "exposing")."""
+    return term.lower() if " " in term else term.lower()[:5]
+
+
 @functools.lru_cache(maxsize=4096)
 def _term_re(term: str) -> re.Pattern:
-    stem = term.lower()[:5] if " " not in term else term.lower()
-    return re.compile(rf"\b{re.escape(stem)}")
+    return re.compile(rf"\b{re.escape(term_stem(term))}")
 
 
 def _snippet(text: str, terms: list[str], width: int = 220) -> tuple[str, list[str]]:

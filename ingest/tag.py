@@ -171,7 +171,8 @@ class Tagger:
         ruler.add_patterns(patterns)
         self.nlp = nlp
 
-    def _mentions(self, doc: Doc) -> list[Mention]:
+    def mentions(self, doc: Doc) -> list[Mention]:
+        """The entity mentions in a Doc this tagger's pipeline made, in order of offset."""
         by_label: dict[str, list[Span]] = {}
         for span in doc.spans[SPANS_KEY]:
             by_label.setdefault(span.label_, []).append(span)
@@ -188,4 +189,4 @@ class Tagger:
     def tag(self, texts: Iterable[str], batch_size: int = 256) -> Iterator[list[Mention]]:
         """For each text, its entity mentions in order of offset."""
         for doc in self.nlp.pipe(texts, batch_size=batch_size):
-            yield self._mentions(doc)
+            yield self.mentions(doc)

@@ -9,7 +9,7 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
-from ingest.search import MODES, QueryError, searcher_for
+from ingest.search import MODES, QueryError, searcher_for, term_stem
 from ingest.serve import DATABASE_NAME
 
 
@@ -17,7 +17,7 @@ def _mark(snippet: str, terms: list[str]) -> Markup:
     """The snippet as HTML with the matched terms marked."""
     import re
 
-    stems = sorted({t.lower()[:5] if " " not in t else t.lower() for t in terms}, key=len, reverse=True)
+    stems = sorted({term_stem(t) for t in terms}, key=len, reverse=True)
     if not stems:
         return Markup(escape(snippet))
     pattern = re.compile(r"(?i)\b(?:" + "|".join(re.escape(s) for s in stems) + r")[\w-]*")
