@@ -17,8 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ingest.build import build, load_games, read_books, read_corpus, segment_corpus
-from ingest.catalog import load_catalog
+from ingest import vocabulary
+from ingest.build.catalog import load_catalog
+from ingest.build.pipeline import build, segment_corpus
+from ingest.build.read import read_books, read_corpus
 from ingest.paths import SEEDS
 from ingest.tag import Tagger
 
@@ -34,7 +36,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     dirs = args.corpus or [SEEDS]
-    games = load_games()
+    games = vocabulary.games()
 
     t0 = time.perf_counter()
     tagger = Tagger()

@@ -18,7 +18,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from ingest.serve import spawn
+from ingest.evaluate.server import spawn
 
 PATHS = {
     "laws table": "/cardlaws/laws",
@@ -58,7 +58,7 @@ def main() -> None:
         for name, path in PATHS.items():
             before = rss_mb(server.pid)
             out = subprocess.run(["wrk", "-t2", f"-c{args.connections}", f"-d{args.seconds}s", "--latency", base + path],
-                                 capture_output=True, text=True, timeout=args.seconds + 60).stdout
+                                 capture_output=True, text=True, timeout=args.seconds + 60, check=True).stdout
             rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
             p50 = ms(re.search(r"\s50%\s+(\S+)", out).group(1))
             p99 = ms(re.search(r"\s99%\s+(\S+)", out).group(1))

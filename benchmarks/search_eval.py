@@ -23,7 +23,7 @@ import ir_measures
 import numpy as np
 from ir_measures import MRR, R, nDCG
 
-from ingest.search import MODES, Searcher
+from ingest.query.search import MODES, Searcher
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "search"
 

@@ -17,14 +17,16 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 
+from . import vocabulary
+from .text import fold
+
 _NUM = r"(?:\d{1,3}(?:[ \t]*_?[a-z]_?(?![a-z]))?|[ivxlc]{1,7}\b|[IVXLC]{1,7}\b)"
 _NUMS = rf"{_NUM}(?:(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|&|or|to)\s+){_NUM})*"
 _WORD = r"(?:(?:[Ll]aws?|LAWS?|[Rr]ules?|RULES?)(?:\s+[Nn]o\.)?|§§?|[Ss]ec(?:tion)?\.?|[Nn]o\.)"
 
 
 _NOT_GAMES = frozenset(
-    "The This That These Those See Under By In Of And Or A An Per Each Every Any No Our Club Its Their His "
-    "Her As To From With Without Whist's Also Then But If When Where Which Such Same Old New".split()
+    ["The", "This", "That", "These", "Those", "See", "Under", "By", "In", "Of", "And", "Or", "A", "An", "Per", "Each", "Every", "Any", "No", "Our", "Club", "Its", "Their", "His", "Her", "As", "To", "From", "With", "Without", "Whist's", "Also", "Then", "But", "If", "When", "Where", "Which", "Such", "Same", "Old", "New"]
 )
 
 
@@ -55,7 +57,7 @@ class Resolution:
     reason: str | None = None
 
     def as_json(self) -> dict:
-        """The contract of ``cardlaws cite --json`` (shared/DESIGN.md §2), plus the reason."""
+        """The contract of ``cardlaws cite --json`` (README: "cite --json"), plus the reason."""
         out = {"text": self.citation.text, "start": self.citation.start, "end": self.citation.end,
                "status": self.status, "laws": self.laws}
         if self.reason:
@@ -75,29 +77,84 @@ def _split_numbers(nums: str) -> list[str]:
     return out
 
 
-class Resolver:
-    """Resolves citations against a built database (its games, sources and laws)."""
+@dataclass(frozen=True)
+class CitableLaw:
+    """What the resolver knows of a law or clause: the columns of ``laws`` it resolves by
+    (``code`` is the code's id, ``<source>/<code slug>``)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        conn.row_factory = sqlite3.Row
-        self.conn = conn
-        self.games = {r["slug"]: r["name"] for r in conn.execute("select slug, name from games")}
-        self.sources = [dict(r) for r in conn.execute("select slug, title, author, year, kind from sources")]
+    id: str
+    source: str
+    game: str
+    code: str
+    number: str
+    kind: str
+    parent: str | None
+    ordinal: int
+    numbered: bool = True
+    witness_of: str | None = None
+
+
+@dataclass(frozen=True)
+class CitableSource:
+    """What the resolver knows of a source: the words a citation may name it by."""
+
+    slug: str
+    title: str
+    author: str | None = None
+    year: int | None = None
+    kind: str = "laws"
+
+
+_LAW_COLUMNS = "id, source, game, code, number, kind, parent, ordinal, numbered, witness_of"
+
+
+class Resolver:
+    """Resolves citations against a set of laws: a built database (:meth:`from_db`) or the laws a
+    build has just segmented (:meth:`from_laws`). ``games`` maps slug → display name; ``aliases``
+    other names of games → slugs (default: ``vocabulary/games.toml``)."""
+
+    def __init__(self, games: dict[str, str], sources: list[CitableSource], laws: list[CitableLaw],
+                 aliases: dict[str, str] | None = None) -> None:
+        self.games = dict(games)
+        self.sources = list(sources)
         names: dict[str, str] = {}
         for slug, name in self.games.items():
-            for alias in {slug, slug.replace("-", " "), name, _fold(name)}:
+            for alias in {slug, slug.replace("-", " "), name, fold(name)}:
                 names[alias.lower()] = slug
-        from .build import load_aliases
-
-        names.update({alias.lower(): slug for alias, slug in load_aliases().items() if slug in self.games})
+        aliases = vocabulary.aliases() if aliases is None else aliases
+        names.update({alias.lower(): slug for alias, slug in aliases.items() if slug in self.games})
         self.game_names = names
         alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
         self.game_re = rf"(?i:{alternatives})"
-        self._laws: dict[tuple[str, str], list[sqlite3.Row]] = {}
-        for r in conn.execute("select id, source, game, code, number, kind, parent, ordinal from laws "
-                              "where witness_of is null and kind != 'reference' and numbered = 1"):
-            self._laws.setdefault((r["game"], r["number"].lower()), []).append(r)
+        self._by_id = {law.id: law for law in laws}
+        self._children: dict[str, list[CitableLaw]] = {}
+        self._by_code: dict[str, list[CitableLaw]] = {}
+        self._laws: dict[tuple[str, str], list[CitableLaw]] = {}
+        for law in sorted(laws, key=lambda x: x.ordinal):
+            if law.parent:
+                self._children.setdefault(law.parent, []).append(law)
+            self._by_code.setdefault(law.code, []).append(law)
+            if law.witness_of is None and law.kind != "reference" and law.numbered:
+                self._laws.setdefault((law.game, law.number.lower()), []).append(law)
         self._patterns = self._compile()
+
+    @classmethod
+    def from_db(cls, conn: sqlite3.Connection) -> Resolver:
+        """A resolver over the laws of a built database (read once; the connection is not kept)."""
+        conn.row_factory = sqlite3.Row
+        games = {r["slug"]: r["name"] for r in conn.execute("select slug, name from games")}
+        sources = [CitableSource(r["slug"], r["title"], r["author"], r["year"], r["kind"])
+                   for r in conn.execute("select slug, title, author, year, kind from sources")]
+        laws = [CitableLaw(**{**dict(r), "numbered": bool(r["numbered"])})
+                for r in conn.execute(f"select {_LAW_COLUMNS} from laws")]
+        return cls(games, sources, laws)
+
+    def law(self, law_id: str) -> CitableLaw | None:
+        """The law or clause with this id, if any."""
+        return self._by_id.get(law_id)
+
+    def _clause(self, law_id: str, number: str) -> CitableLaw | None:
+        return next((c for c in self._children.get(law_id, []) if c.number.lower() == number.lower()), None)
 
     # ---------------------------------------------------------------- finding
 
@@ -161,42 +218,42 @@ class Resolver:
             return None
         if hint.startswith("="):  # a book named elsewhere in the text, by its slug
             return {hint[1:]}
-        words = set(re.findall(r"[a-z0-9]+", _fold(hint).lower())) - {"the", "of", "and", "s", "laws", "law"}
+        words = set(re.findall(r"[a-z0-9]+", fold(hint).lower())) - {"the", "of", "and", "s", "laws", "law"}
         hits = set()
         for s in self.sources:
-            hay = _fold(" ".join(str(s[k] or "") for k in ("slug", "title", "author", "year"))).lower()
+            hay = fold(" ".join(str(v or "") for v in (s.slug, s.title, s.author, s.year))).lower()
             if words and all(w in hay for w in words if not w.isdigit() or w in hay):
-                hits.add(s["slug"])
+                hits.add(s.slug)
         return hits or None
 
     def resolve(self, citation: Citation, context: str | None = None) -> Resolution:
         """Resolve one citation; ``context`` is the id of the law the citation sits in."""
-        ctx = self.conn.execute("select * from laws where id = ?", [context]).fetchone() if context else None
+        ctx = self._by_id.get(context) if context else None
         game = None
         if citation.game:
-            game = self.game_names.get(_fold(citation.game).lower()) or self.game_names.get(citation.game.lower())
+            game = self.game_names.get(fold(citation.game).lower()) or self.game_names.get(citation.game.lower())
             if game is None:
                 return Resolution(citation, "unresolved", reason=f"no such game: {citation.game}")
         if citation.relative in ("preceding", "foregoing", "last", "following", "next"):
             if ctx is None:
                 return Resolution(citation, "unresolved", reason="a relative reference needs the law it sits in (--context)")
-            op, order = ("<", "desc") if citation.relative in ("preceding", "foregoing", "last") else (">", "asc")
-            row = self.conn.execute(
-                f"select id from laws where code = ? and kind in ('law', 'etiquette') and parent is null "
-                f"and ordinal {op} ? order by ordinal {order} limit 1", [ctx["code"], ctx["ordinal"]]).fetchone()
+            heads = [x for x in self._by_code.get(ctx.code, []) if x.kind in ("law", "etiquette") and x.parent is None]
+            if citation.relative in ("preceding", "foregoing", "last"):
+                row = next((x for x in reversed(heads) if x.ordinal < ctx.ordinal), None)
+            else:
+                row = next((x for x in heads if x.ordinal > ctx.ordinal), None)
             if row is None:
-                return Resolution(citation, "unresolved", reason=f"no {citation.relative} law in {ctx['code']}")
-            return Resolution(citation, "resolved", [row["id"]])
+                return Resolution(citation, "unresolved", reason=f"no {citation.relative} law in {ctx.code}")
+            return Resolution(citation, "resolved", [row.id])
         if citation.relative == "as-in":
             if ctx is None:
                 return Resolution(citation, "unresolved", reason="'As in …' needs the law it sits in (--context)")
-            numbers = _split_numbers(ctx["number"].replace(" to ", " to "))
             targets = []
-            for n in numbers:
-                rows = [r for r in self._laws.get((game, n.lower()), []) if r["source"] == ctx["source"]]
-                targets += [r["id"] for r in rows if r["parent"] is None]
+            for n in _split_numbers(ctx.number):
+                rows = [r for r in self._laws.get((game, n.lower()), []) if r.source == ctx.source]
+                targets += [r.id for r in rows if r.parent is None]
             if not targets:
-                return Resolution(citation, "unresolved", reason=f"no law {ctx['number']} of {game} in {ctx['source']}")
+                return Resolution(citation, "unresolved", reason=f"no law {ctx.number} of {game} in {ctx.source}")
             return Resolution(citation, "resolved", targets)
         if not citation.numbers:
             return Resolution(citation, "unresolved", reason="no law number")
@@ -214,47 +271,43 @@ class Resolver:
                                   + (f" ({citation.book})" if citation.book else ""))
             ambiguous |= len(candidates) > 1
             laws += [c for c in candidates if c not in laws]
-        if citation.this and ctx is not None and ctx["id"] not in laws:
-            laws.append(ctx["id"])
+        if citation.this and ctx is not None and ctx.id not in laws:
+            laws.append(ctx.id)
         return Resolution(citation, "ambiguous" if ambiguous else "resolved", laws)
 
-    def _candidates(self, number: str, game: str | None, books: set[str] | None, ctx) -> list[str]:
+    def _candidates(self, number: str, game: str | None, books: set[str] | None, ctx: CitableLaw | None) -> list[str]:
         if "/" in number:  # a clause: "39/V", "VIII/1"
             head, clause = number.split("/", 1)
-            out = []
-            for law_id in self._candidates(head, game, books, ctx):
-                row = self.conn.execute("select id from laws where parent = ? and lower(number) = lower(?)", [law_id, clause]).fetchone()
-                if row:
-                    out.append(row["id"])
-            return out
+            found = (self._clause(law_id, clause) for law_id in self._candidates(head, game, books, ctx))
+            return [c.id for c in found if c]
         key = number.lower()
         pools = [rows for (g, n), rows in self._laws.items() if n == key and (game is None or g == game)]
-        rows = [r for pool in pools for r in pool if r["parent"] is None or not re.fullmatch(r"\d+", number)]
+        rows = [r for pool in pools for r in pool if r.parent is None or not re.fullmatch(r"\d+", number)]
         if books:
-            rows = [r for r in rows if r["source"] in books]
+            rows = [r for r in rows if r.source in books]
         if ctx is not None:
-            same_code = [r for r in rows if r["code"] == ctx["code"]]
-            same_source = [r for r in rows if r["source"] == ctx["source"] and r["game"] == ctx["game"]]
-            if not game or game == ctx["game"]:
+            same_code = [r for r in rows if r.code == ctx.code]
+            same_source = [r for r in rows if r.source == ctx.source and r.game == ctx.game]
+            if not game or game == ctx.game:
                 rows = same_code or same_source or rows
             else:
-                rows = [r for r in rows if r["source"] == ctx["source"]] or rows
+                rows = [r for r in rows if r.source == ctx.source] or rows
         # a clause is cited by its own number only inside its law ("37 _f_" is law 37, clause f)
-        exact = [r for r in rows if r["number"] == number] or rows
-        return sorted({r["id"] for r in exact})
+        exact = [r for r in rows if r.number == number] or rows
+        return sorted({r.id for r in exact})
 
     def books_named(self, text: str) -> str | None:
         """A book the text names anywhere (its author or title: "Hoffmann's", "Baxter-Wray's",
         "Enquire Within"), as a hint for citations that name none; None if none or several."""
         named = set()
-        folded = _fold(text)
+        folded = fold(text)
         for s in self.sources:
-            if s["kind"] == "excerpt":
+            if s.kind == "excerpt":
                 continue
-            keys = [w for w in re.findall(r"[A-Z][\w'-]+(?:-[A-Z]\w+)?", _fold(s["author"] or "")) if len(w) > 3]
-            keys += [_fold(t) for t in re.findall(r"[A-Z][a-z']+(?: [A-Z][a-z']+)+", s["title"].split(":")[0])]
+            keys = [w for w in re.findall(r"[A-Z][\w'-]+(?:-[A-Z]\w+)?", fold(s.author or "")) if len(w) > 3]
+            keys += [fold(t) for t in re.findall(r"[A-Z][a-z']+(?: [A-Z][a-z']+)+", s.title.split(":")[0])]
             if any(re.search(rf"\b{re.escape(k.rstrip(chr(39)))}", folded) for k in keys):
-                named.add(s["slug"])
+                named.add(s.slug)
         return next(iter(named)) if len(named) == 1 else None
 
     def cite(self, text: str, context: str | None = None, book: str | None = None) -> list[Resolution]:
@@ -276,13 +329,7 @@ class Resolver:
         base = self.resolve(Citation(c.text, c.start, c.end, (c.numbers[0][:-1],), c.game, c.book), context)
         if base.status != "resolved":
             return Resolution(c, base.status, base.laws, base.reason)
-        letter = c.numbers[0][-1]
-        sub = self.conn.execute("select id from laws where parent = ? and lower(number) = ?", [base.laws[0], letter]).fetchone()
-        return Resolution(c, "resolved", [sub["id"] if sub else base.laws[0]])
+        sub = self._clause(base.laws[0], c.numbers[0][-1])
+        return Resolution(c, "resolved", [sub.id if sub else base.laws[0]])
 
 
-def _fold(s: str) -> str:
-    """Accents folded: ``Écarté`` → ``Ecarte``."""
-    import unicodedata
-
-    return "".join(ch for ch in unicodedata.normalize("NFKD", s) if not unicodedata.combining(ch))

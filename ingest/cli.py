@@ -1,4 +1,5 @@
-"""The ``cardlaws`` command line (``shared/DESIGN.md`` §2).
+"""The ``cardlaws`` command line: build, serve, show, search, cite and corpus fetch. It sits on
+top of both halves: the build side (:mod:`ingest.build`) and the query side (:mod:`ingest.query`).
 
 Exit status: 0 on success, 1 on a user error (a message on stderr, no traceback), 2 on bad usage.
 """
@@ -13,7 +14,6 @@ from pathlib import Path
 import click
 
 from . import paths
-from .citation import bibtex, csl_json, full_citation, pages, short_citation
 from .models import CorpusError
 
 DB_OPTION = click.option(
@@ -53,8 +53,8 @@ def progress(items, length, label):
 
 
 def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None) -> None:
-    from .build import build
-    from .fetch import CACHE
+    from .build.fetch import CACHE
+    from .build.pipeline import build
 
     dirs = list(corpus) or [paths.SEEDS]
     books_cache = None if corpus else (cache or CACHE)
@@ -129,8 +129,8 @@ def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path 
     /law/<id>, search the text, and run SQL across games.
     """
     if not db_path.exists():
-        from .catalog import load_catalog
-        from .fetch import CACHE, fetch_books
+        from .build.catalog import load_catalog
+        from .build.fetch import CACHE, fetch_books
 
         click.echo(f"{db_path} does not exist yet: getting the books and building it first.", err=True)
         report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress,
@@ -144,7 +144,7 @@ def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path 
         _run_build((), db_path, cache)
     import uvicorn
 
-    from .serve import make_datasette
+    from .query.serve import make_datasette
 
     ds = make_datasette(db_path)
     click.echo(f"Serving {db_path} at http://{host}:{port}/ (Ctrl+C to stop)", err=True)
@@ -164,7 +164,7 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first."""
     import json
 
-    from .search import QueryError, Searcher
+    from .query.search import QueryError, Searcher
 
     _open(db_path).close()
     try:
@@ -199,7 +199,7 @@ def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
     conn = _open(db_path)
     if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
         fail(f"--context: no law with id {context!r} in {db_path}")
-    results = Resolver(conn).cite(text, context=context)
+    results = Resolver.from_db(conn).cite(text, context=context)
     if as_json:
         click.echo(json.dumps([r.as_json() for r in results], ensure_ascii=False, indent=2))
         return
@@ -226,8 +226,8 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
     """Fetch every catalogued book into the cache, from its public address (with retries), from
     --url-base, or from a local --mirror folder. What was fetched, its size and sha256, is
     recorded in the cache's manifest.json. Exit status 1 if any book could not be fetched."""
-    from .catalog import load_catalog
-    from .fetch import CACHE, fetch_books
+    from .build.catalog import load_catalog
+    from .build.fetch import CACHE, fetch_books
 
     try:
         books = load_catalog()
@@ -262,49 +262,46 @@ def _open(db_path: Path) -> sqlite3.Connection:
 @click.argument("law_id")
 @click.option("--bibtex", "fmt", flag_value="bibtex", help="Print the citation as BibTeX instead.")
 @click.option("--csl-json", "fmt", flag_value="csl-json", help="Print the citation as CSL-JSON instead.")
+@click.option("--json", "fmt", flag_value="json", help="Print the law's record as JSON (as /law/<id>.json).")
 @DB_OPTION
 def show(law_id: str, fmt: str | None, db_path: Path) -> None:
     """Print one law with its citations (short and full) and provenance (book, page, file and
-    lines); with --bibtex or --csl-json, the citation in that form.
+    lines); with --bibtex, --csl-json or --json, the citation or the whole record in that form.
 
     LAW_ID is the law's id, e.g. 002_acea09cb2742a4b7/ecarte/31 (the laws table lists them).
     """
+    import json
+
+    from .query.laws import law_record
+
     conn = _open(db_path)
-    law = conn.execute("select * from laws where id = ?", [law_id]).fetchone()
-    if law is None:
+    rec = law_record(conn, law_id)
+    if rec is None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)
         hint = (f"; did you mean {', '.join(close)}?" if close
                 else "; law ids look like SOURCE/GAME/NUMBER, e.g. " + (ids[0] if ids else "002_acea09cb2742a4b7/ecarte/31"))
         fail(f"no law with id {law_id!r} in {db_path}{hint}")
-    source = conn.execute("select * from sources where slug = ?", [law["source"]]).fetchone()
-    game = conn.execute("select name from games where slug = ?", [law["game"]]).fetchone()["name"]
-    parent = conn.execute("select number from laws where id = ?", [law["parent"]]).fetchone()
-    parent_number = parent["number"] if parent else None
-    law, source = dict(law), dict(source)
     if fmt == "bibtex":
-        click.echo(bibtex(law, source, game, parent_number))
+        click.echo(rec.bibtex)
         return
-    if fmt == "csl-json":
-        import json
-
-        click.echo(json.dumps([csl_json(law, source, game, parent_number)], ensure_ascii=False, indent=2))
+    if fmt in ("csl-json", "json"):
+        data = [rec.csl_json] if fmt == "csl-json" else rec.as_json()
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    entities = [r[0] for r in conn.execute(
-        "select distinct e.label from law_entities le join entities e on e.id = le.entity_id "
-        "where le.law_id = ? order by e.label", [law_id])]
+    law, source = rec.law, rec.source
     lines = (f"line {law['line_start']}" if law["line_start"] == law["line_end"]
              else f"lines {law['line_start']}–{law['line_end']}")
-    click.echo(short_citation(law, source, game, parent_number))
+    click.echo(rec.short_citation)
     click.echo()
     click.echo(f"{law['number']}. {law['text']}")
     if law["note"]:
         click.echo()
         click.echo(f"[{law['note']}]")
     click.echo()
-    code = conn.execute("select title from codes where id = ?", [law["code"]]).fetchone()
-    click.echo(f"Cite as:  {full_citation(law, source, game, parent_number, code['title'] if code else None)}")
-    click.echo(f"Source:   {source['file']}, {lines}" + (f", {pages(law)}" if pages(law) else ""))
+    click.echo(f"Cite as:  {rec.full_citation}")
+    click.echo(f"Source:   {source['file']}, {lines}" + (f", {rec.pages}" if rec.pages else ""))
+    entities = sorted({m["label"] for m in rec.mentions})
     if entities:
         click.echo(f"Entities: {', '.join(entities)}")
     click.echo(f"Id:       {law['id']}")

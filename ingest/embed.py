@@ -103,7 +103,7 @@ def load_embedder(name: str = DEFAULT_MODEL):
     return SentenceTransformerModel(name)
 
 
-def law_passage(text: str, section: str | None, game_name: str) -> str:
+def law_passage(text: str, section: str | None) -> str:
     """What is embedded for a law: its section heading and its text. (Not its game: the same
     law in two games' codes should come out alike; a search filters by game instead.)"""
     return f"{section}. {text}" if section else text

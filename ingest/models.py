@@ -1,8 +1,9 @@
-"""Typed records passed between the pipeline stages: clean → segment → tag → load.
+"""Typed records passed between the build stages (read → clean → segment → tag → link → load)
+and shared with the query side.
 
 Offsets are character offsets into :attr:`Document.text` (the decoded file, BOM removed, line
 endings as in the file) unless a docstring says otherwise; line numbers are 1-based lines of the
-file as it is on disk (``shared/DESIGN.md`` §3).
+file as it is on disk.
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ class Law:
     id: str
     source: str
     game: str
-    code: str
+    code_slug: str
     number: str
     kind: str
     ordinal: int
@@ -160,9 +161,14 @@ class Law:
     numbered: bool = True  # False for a law the book prints without a number (its number is its position)
     note: str | None = None
     note_spans: list[Span] = field(default_factory=list)
-    mentions: list["Mention"] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
     witness_of: str | None = None  # for an excerpt's law: the same law in the catalogued book
-    decision: object | None = None  # an ingest.compare.Decision: the situations and remedies
+    decision: Decision | None = None  # the situations it decides and the remedies it gives
+
+    @property
+    def code_id(self) -> str:
+        """The id of the law's code, ``<source>/<code slug>``: what the ``laws.code`` column holds."""
+        return f"{self.source}/{self.code_slug}"
 
     @property
     def entity_ids(self) -> list[str]:
@@ -180,7 +186,7 @@ class Fragment:
 
     id: str
     source: str
-    code: str
+    code_slug: str
     span: Span
     text: str
     raw_text: str
@@ -189,6 +195,11 @@ class Fragment:
     page_start: int | None
     page_end: int | None
     reason: str
+
+    @property
+    def code_id(self) -> str:
+        """The id of the fragment's code, ``<source>/<code slug>``."""
+        return f"{self.source}/{self.code_slug}"
 
 
 @dataclass
@@ -205,6 +216,15 @@ class Ruling:
     raw_text: str
     line_start: int
     line_end: int
+
+
+@dataclass
+class Decision:
+    """What one law decides, as the situation tagger proposes it: ``situations`` (situation id →
+    number of cue matches) and ``remedies`` (remedy id → the words of the law that say it)."""
+
+    situations: dict[str, int]
+    remedies: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -236,3 +256,60 @@ class Segmentation:
     fragments: list[Fragment]
     warnings: list[str] = field(default_factory=list)
     structure: list[Span] = field(default_factory=list)  # sub-headings and * * * separators
+
+
+@dataclass(frozen=True)
+class CrossReference:
+    """A citation inside a law: ``law.text[start:end] == text`` cites ``target_id`` (None when
+    unresolved); ``status`` is ``resolved``, ``ambiguous`` or ``unresolved``."""
+
+    law_id: str
+    target_id: str | None
+    text: str
+    start: int
+    end: int
+    status: str
+
+
+@dataclass(frozen=True)
+class RulingCitation:
+    """A citation in a ruling: ``ruling.raw_text[start:end] == text`` cites ``law_id`` (None when
+    unresolved)."""
+
+    ruling_id: str
+    law_id: str | None
+    text: str
+    start: int
+    end: int
+    status: str
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """``other_id`` is among the laws nearest to ``law_id`` (cosine ``score`` of their vectors):
+    ``kind`` ``other-game`` or ``other-edition`` (another book of the same game)."""
+
+    law_id: str
+    other_id: str
+    score: float
+    kind: str
+    method: str = "embedding"
+
+
+@dataclass(frozen=True)
+class LawVector:
+    """A law's sentence vector: float32 bytes from ``model``, for the text whose hash is
+    ``content_hash`` (so a rebuild reuses it while the law is unchanged)."""
+
+    model: str
+    content_hash: str
+    vector: bytes
+
+
+@dataclass
+class Links:
+    """What the link stage found: citations inside laws and in rulings, and parallels."""
+
+    cross_references: list[CrossReference] = field(default_factory=list)
+    ruling_citations: list[RulingCitation] = field(default_factory=list)
+    parallels: list[Parallel] = field(default_factory=list)

@@ -14,7 +14,6 @@ offsets are character offsets into the text given.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -23,8 +22,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
-from .models import CorpusError, Entity, Mention
-from .paths import VOCABULARY
+from . import vocabulary
+from .models import CorpusError, Mention
 
 SPANS_KEY = "cardlaws"
 _GAP = {"ORTH": {"NOT_IN": [".", ",", ";", ":", "!", "?"]}, "OP": "{0,4}"}
@@ -81,33 +80,6 @@ class LemmaFixer:
         return doc
 
 
-def load_entities(path: Path = VOCABULARY / "entities.toml") -> tuple[list[Entity], dict, dict]:
-    """Read the taxonomy: ``(entities, phrases by id, yields_to by id)``.
-
-    Raises :class:`CorpusError` naming the file and the entry for a missing field, a duplicate id
-    or a ``yields_to`` naming no entity.
-    """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise CorpusError(f"{path}: malformed TOML: {e}") from None
-    entities, phrases, yields = [], {}, {}
-    for i, ent in enumerate(data.get("entity", []), start=1):
-        for key in ("id", "label", "kind", "definition", "phrases"):
-            if key not in ent:
-                raise CorpusError(f"{path}: entity[{i}] ({ent.get('id', '?')}) lacks {key!r}")
-        if ent["id"] in phrases:
-            raise CorpusError(f"{path}: entity[{i}]: duplicate id {ent['id']!r}")
-        entities.append(Entity(ent["id"], ent["label"], ent["kind"], ent["definition"]))
-        phrases[ent["id"]] = list(ent["phrases"])
-        yields[ent["id"]] = list(ent.get("yields_to", []))
-    for eid, others in yields.items():
-        for other in others:
-            if other not in phrases:
-                raise CorpusError(f"{path}: entity {eid!r} yields_to unknown entity {other!r}")
-    return entities, phrases, yields
-
-
 def compile_phrase(nlp: Language, phrase: str, gap: dict | None = None) -> list[dict]:
     """Token pattern (spaCy ``Matcher`` syntax) for one phrase of the mini-language described at
     the top of ``entities.toml``. ``nlp`` lemmatizes the phrase's words as law text is lemmatized.
@@ -150,15 +122,17 @@ class Tagger:
     Raises :class:`CorpusError` if a vocabulary file is malformed.
     """
 
-    def __init__(self, vocabulary: Path = VOCABULARY):
-        self.entities, phrases, self.yields_to = load_entities(vocabulary / "entities.toml")
+    def __init__(self, folder: Path = vocabulary.FOLDER):
+        entries = vocabulary.entities(folder)
+        self.entities = [e.entity for e in entries]
+        self.yields_to = {e.entity.id: list(e.yields_to) for e in entries}
+        phrases = {e.entity.id: list(e.phrases) for e in entries}
         # the phrases a search can add to a query that names the entity: plain words only
         self.plain_phrases = {eid: [p for p in items if not any(ch in p for ch in "~|.")] for eid, items in phrases.items()}
-        lemmas = tomllib.loads((vocabulary / "lemmas.toml").read_text(encoding="utf-8")).get("lemmas", {})
         nlp = spacy.blank("en")
         nlp.max_length = 20_000_000  # a blank pipeline tags long laws without a parser's memory cost
         nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
-        nlp.add_pipe("cardlaws_lemmas", config={"overrides": lemmas})
+        nlp.add_pipe("cardlaws_lemmas", config={"overrides": vocabulary.lemmas(folder)})
         nlp.initialize()
         patterns = []
         for eid, items in phrases.items():
@@ -166,7 +140,7 @@ class Tagger:
                 try:
                     patterns.append({"label": eid, "pattern": compile_phrase(nlp, phrase)})
                 except ValueError as e:
-                    raise CorpusError(f"{vocabulary / 'entities.toml'}: entity {eid!r}, phrase {phrase!r}: {e}") from None
+                    raise CorpusError(f"{folder / 'entities.toml'}: entity {eid!r}, phrase {phrase!r}: {e}") from None
         ruler = nlp.add_pipe("span_ruler", config={"spans_key": SPANS_KEY, "validate": True})
         ruler.add_patterns(patterns)
         self.nlp = nlp

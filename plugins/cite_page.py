@@ -3,35 +3,26 @@ a ruling's text comes back with each citation linked to its law (or to the list 
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
-from ingest.cite import Resolver
-from ingest.serve import DATABASE_NAME
-
-_RESOLVERS: dict[tuple[str, float], Resolver] = {}
-
-
-def resolver_for(path: Path) -> Resolver:
-    key = (str(path), path.stat().st_mtime)
-    if key not in _RESOLVERS:
-        _RESOLVERS[key] = Resolver(sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False))
-    return _RESOLVERS[key]
+from ingest.query.cite import resolver_for
+from ingest.query.laws import listed_laws
+from ingest.query.serve import DATABASE_NAME
 
 
-def linked(text: str, results) -> Markup:
-    """``text`` as HTML with each citation linked: to its law when resolved, to the list of
-    candidates when ambiguous, marked when unresolved."""
+def linked(text: str, results, law_url) -> Markup:
+    """``text`` as HTML with each citation linked: to its law (``law_url(id)``) when resolved, to
+    the list of candidates when ambiguous, marked when unresolved."""
     out, pos = [], 0
     for i, r in enumerate(results):
         c = r.citation
         out.append(escape(text[pos : c.start]))
         if r.status == "resolved" and len(r.laws) == 1:
-            out.append(Markup('<a class="cite cite-resolved" href="/law/{}">{}</a>').format(r.laws[0], c.text))
+            out.append(Markup('<a class="cite cite-resolved" href="{}">{}</a>').format(law_url(r.laws[0]), c.text))
         else:
             out.append(Markup('<a class="cite cite-{}" href="#citation-{}" title="{}">{}</a>').format(
                 r.status, i, r.reason or r.status, c.text))
@@ -54,15 +45,12 @@ async def cite_view(datasette, request):
         if not text:
             return Response.json({"ok": False, "error": error or "give the text: ?text=…"}, status=400)
         return Response.json([r.as_json() for r in results])
-    titles = {}
     ids = [law_id for r in results for law_id in r.laws]
-    if ids:
-        rows = await db.execute(
-            f"select l.id, g.name || ' ' || l.number || ' — ' || s.title as label from laws l "
-            f"join games g on g.slug = l.game join sources s on s.slug = l.source where l.id in ({','.join('?' * len(ids))})", ids)
-        titles = {r["id"]: r["label"] for r in rows.rows}
+    listed = await db.execute_fn(lambda conn: listed_laws(conn, ids))
+    titles = {i: f"{x['label']} — {x['source_title']}" for i, x in listed.items()}
+    html = linked(text, results, lambda law_id: datasette.urls.path(f"/law/{law_id}"))
     context_ = {"text": text, "context": context or "", "error": error, "results": results,
-                "html": linked(text, results), "titles": titles, "metadata": datasette.metadata()}
+                "html": html, "titles": titles, "metadata": datasette.metadata()}
     return Response.html(await datasette.render_template("cite.html", context_, request=request))
 
 

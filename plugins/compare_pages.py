@@ -10,9 +10,9 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
-from ingest.build import load_families
-from ingest.citation import short_citation
-from ingest.serve import DATABASE_NAME
+from ingest import vocabulary
+from ingest.query.citation import short_citation
+from ingest.query.serve import DATABASE_NAME
 
 
 async def _games(db, family: str | None, families: dict[str, list[str]]):
@@ -24,7 +24,7 @@ async def _games(db, family: str | None, families: dict[str, list[str]]):
 
 async def compare_index(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
-    families = load_families()
+    families = vocabulary.families()
     family = request.args.get("family") or None
     if family and family not in families:
         return Response.json({"ok": False, "error": f"no family {family!r} (families: {', '.join(families)})"}, status=400) \
@@ -67,7 +67,7 @@ async def compare_situation(datasette, request):
         return Response.html(html, status=404) if not request.url_vars.get("format") else \
             Response.json({"ok": False, "error": f"no situation {situation_id!r}"}, status=404)
     situation = dict(rows[0])
-    families = load_families()
+    families = vocabulary.families()
     family = request.args.get("family") or None
     games = await _games(db, family, families)
     laws = [dict(r) for r in (await db.execute(

@@ -10,13 +10,14 @@ LAW_ID_COLUMNS = {("laws", "id"), ("laws", "parent"), ("law_entities", "law_id")
 
 
 @hookimpl
-def render_cell(row, value, column, table):
+def render_cell(row, value, column, table, datasette):
     if not isinstance(value, str) or not value:
         return None
     if table == "laws" and column == "number":
-        return Markup('<a href="/law/{id}" title="The law\'s page">{number}</a>').format(id=row["id"], number=value)
+        return Markup('<a href="{href}" title="The law\'s page">{number}</a>').format(
+            href=datasette.urls.path(f"/law/{row['id']}"), number=value)
     if (table, column) in LAW_ID_COLUMNS:
-        return Markup('<a href="/law/{id}">{id}</a>').format(id=value)
+        return Markup('<a href="{href}">{id}</a>').format(href=datasette.urls.path(f"/law/{value}"), id=value)
     if column == "page" and value.startswith("/law/"):
-        return Markup('<a href="{href}">{href}</a>').format(href=value)
+        return Markup('<a href="{href}">{page}</a>').format(href=datasette.urls.path(value), page=value)
     return None

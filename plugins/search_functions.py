@@ -14,8 +14,8 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from ingest.search import QueryError, searcher_for
-from ingest.serve import DATABASE_NAME
+from ingest.query.search import QueryError, searcher_for
+from ingest.query.serve import DATABASE_NAME
 
 
 @hookimpl

@@ -9,8 +9,9 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
-from ingest.search import MODES, QueryError, searcher_for, term_stem
-from ingest.serve import DATABASE_NAME
+from ingest.query.search import MODES, QueryError, searcher_for, term_stem
+from ingest.query.serve import DATABASE_NAME
+from ingest.text import fold
 
 
 def _mark(snippet: str, terms: list[str]) -> Markup:
@@ -58,12 +59,7 @@ async def search_view(datasette, request):
         if error:
             return Response.json({"ok": False, "error": error}, status=400)
         return Response.json([h.as_json() for h in hits])
-    import unicodedata
-
-    def folded(s: str) -> str:
-        return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c)).lower()
-
-    games = sorted((dict(r) for r in (await db.execute("select slug, name from games")).rows), key=lambda g: folded(g["name"]))
+    games = sorted((dict(r) for r in (await db.execute("select slug, name from games")).rows), key=lambda g: fold(g["name"]).lower())
     sources = [dict(r) for r in (await db.execute(
         "select slug, title from sources where slug in (select distinct source from laws) order by title")).rows]
     by_game: dict[str, list] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 
-from ingest.serve import DATABASE_NAME
+from ingest.query.serve import DATABASE_NAME
 
 # not the first part of another path: the database, static files, /law, /compare, /-/…
 PATTERN = r"^/(?!(?:cardlaws|static|law|compare|-|_memory)/)(?P<game>[a-z0-9]+(?:-[a-z0-9]+)*)/(?P<number>[A-Za-z0-9]+)$"
@@ -21,7 +21,7 @@ async def short_path(datasette, request):
         "join sources s on s.slug = l.source where l.game = ? and lower(l.number) = lower(?) and l.parent is null "
         "and l.witness_of is null and l.numbered = 1 order by s.year, l.ordinal", [game, number])).rows]
     if len(rows) == 1:
-        return Response.redirect(f"/law/{rows[0]['id']}")
+        return Response.redirect(datasette.urls.path(f"/law/{rows[0]['id']}"))
     context = {"game": game, "game_name": name[0]["name"] if name else None, "number": number, "laws": rows,
                "metadata": datasette.metadata()}
     html = await datasette.render_template("choices.html", context, request=request)

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build import build
+from ingest.build.catalog import load_catalog
+from ingest.build.pipeline import build
 from ingest.paths import SEEDS
-from ingest.serve import make_datasette
+from ingest.query.serve import make_datasette
 from ingest.tag import Tagger
 
 
@@ -30,8 +31,7 @@ def datasette(seed_db):
     return make_datasette(seed_db)
 
 
-def write_source(folder, name: str, text: bytes | str, sidecar: str | None) -> None:
-    """Write NAME.txt (bytes as given, str as UTF-8) and, unless None, its NAME.toml sidecar."""
+def _write_source(folder: Path, name: str, text: bytes | str, sidecar: str | None) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8") if isinstance(text, str) else text
     (folder / f"{name}.txt").write_bytes(data)
@@ -39,22 +39,34 @@ def write_source(folder, name: str, text: bytes | str, sidecar: str | None) -> N
         (folder / f"{name}.toml").write_text(sidecar, encoding="utf-8")
 
 
+@pytest.fixture(scope="session")
+def write_source():
+    """``write_source(folder, name, text, sidecar)`` writes NAME.txt (bytes as given, str as
+    UTF-8) and, unless ``sidecar`` is None, its NAME.toml sidecar."""
+    return _write_source
+
+
 SHARED_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
 @pytest.fixture(scope="session")
 def shared_corpus() -> Path:
-    """The nine books as the team shares them beside the repository (CI has them too)."""
-    if not (SHARED_CORPUS / "SOURCES.md").is_file():
-        pytest.skip(f"the shared corpus is not at {SHARED_CORPUS}")
-    return SHARED_CORPUS
+    """A folder of copies of the nine books: $CARDLAWS_MIRROR (as the README says), else the
+    team's shared folder beside the repository (CI has it)."""
+    import os
+
+    folder = Path(os.environ["CARDLAWS_MIRROR"]) if os.environ.get("CARDLAWS_MIRROR") else SHARED_CORPUS
+    books = [b.slug for b in load_catalog()]
+    if not all((folder / f"{slug}.txt").is_file() for slug in books):
+        pytest.skip(f"the nine books are not in {folder}: set CARDLAWS_MIRROR to a folder of their copies "
+                    "(<slug>.txt) to run this test")
+    return folder
 
 
 @pytest.fixture(scope="session")
 def books_db(tmp_path_factory, tagger, shared_corpus):
     """The default build: seeds plus the nine books fetched from the shared folder as a mirror."""
-    from ingest.catalog import load_catalog
-    from ingest.fetch import fetch_books
+    from ingest.build.fetch import fetch_books
 
     cache = tmp_path_factory.mktemp("cache")
     report = fetch_books(load_catalog(), cache, mirror=shared_corpus)

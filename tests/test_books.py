@@ -4,10 +4,9 @@ Expected values come from reading the books (shared/corpus/SOURCES.md and the te
 
 from __future__ import annotations
 
-
 import pytest
 
-from benchmarks.segment_eval import evaluate, load_gold
+from ingest.evaluate.boundaries import evaluate, load_gold
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +156,7 @@ def test_ids_are_unique_where_numbering_restarts(conn):
 
 
 async def test_law_page_shows_witnesses_and_rulings(books_db):
-    from ingest.serve import make_datasette
+    from ingest.query.serve import make_datasette
 
     ds = make_datasette(books_db.db_path)
     book = (await ds.client.get("/law/hoffmann-hoyles-games-modernized-1909/ecarte/31")).text
@@ -169,9 +168,10 @@ async def test_law_page_shows_witnesses_and_rulings(books_db):
 
 
 def test_nothing_is_lost_in_any_code_of_any_book(shared_corpus):
-    from ingest.build import load_games, read_books
-    from ingest.catalog import load_catalog
-    from ingest.segment import overlaps, segment, uncovered
+    from ingest.build.catalog import load_catalog
+    from ingest.build.read import read_books
+    from ingest.build.segment import overlaps, segment, uncovered
+    from ingest.vocabulary import games as load_games
 
     docs, missing = read_books(shared_corpus, load_catalog(), load_games())
     assert missing == [] and len(docs) == 9

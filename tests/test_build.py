@@ -9,7 +9,6 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from conftest import write_source
 from ingest.cli import main
 from ingest.paths import SEEDS
 
@@ -22,7 +21,7 @@ def run(*args):
 
 
 @pytest.fixture
-def previous_db(tmp_path):
+def previous_db(tmp_path, write_source):
     """A good database built first, whose bytes a failed build must not change."""
     corpus = tmp_path / "good"
     write_source(corpus, "small", GOOD_TEXT, GOOD_SIDECAR)
@@ -54,7 +53,7 @@ def previous_db(tmp_path):
         ("nolaws", "Just a paragraph of prose about whist.\n", GOOD_SIDECAR, r"nolaws\.txt:1: no numbered laws found"),
     ],
 )
-def test_bad_input_names_the_file_and_leaves_the_database(tmp_path, previous_db, name, text, sidecar, message):
+def test_bad_input_names_the_file_and_leaves_the_database(tmp_path, previous_db, name, text, sidecar, message, write_source):
     db, digest = previous_db
     corpus = tmp_path / "bad"
     write_source(corpus, "fine", GOOD_TEXT, GOOD_SIDECAR)
@@ -78,7 +77,7 @@ def test_bad_usage_exits_2():
     assert run("build", "--no-such-option").exit_code == 2
 
 
-def test_latin1_text_is_read_correctly(tmp_path):
+def test_latin1_text_is_read_correctly(tmp_path, write_source):
     corpus = tmp_path / "latin1"
     write_source(corpus, "ecarte", "1. L'écarté se joue à deux.\n2. Le donneur coupe.\n".encode("latin-1"),
                  'title = "Écarté"\ngame = "ecarte"\n')
@@ -88,18 +87,22 @@ def test_latin1_text_is_read_correctly(tmp_path):
     assert text == "L'écarté se joue à deux."
 
 
-def test_sections_in_a_sidecar_make_codes_with_their_own_ids(tmp_path):
+@pytest.mark.parametrize("key", ["codes", "sections"])
+def test_codes_in_a_sidecar_get_their_own_ids(tmp_path, write_source, key):
     corpus = tmp_path / "book"
     text = "PREFACE\n\n1. Laws of whist.\n2. More whist.\n\nPOKER\n1. Ante up.\n2. Deal five.\n"
     sidecar = ('title = "A book"\n'
-               '[[sections]]\ngame = "whist"\nstart_line = 3\nend_line = 4\n'
-               '[[sections]]\ngame = "poker"\ntitle = "Poker"\nstart_line = 7\nend_line = 8\n')
+               f'[[{key}]]\ngame = "whist"\nstart_line = 3\nend_line = 4\n'
+               f'[[{key}]]\ngame = "poker"\ntitle = "Poker"\nstart_line = 7\nend_line = 8\n')
     write_source(corpus, "book", text, sidecar)
     db = tmp_path / "b.db"
     result = run("build", "--corpus", corpus, "--db", db)
     assert result.exit_code == 0, result.output
     rows = sqlite3.connect(db).execute("select id, line_start from laws order by ordinal").fetchall()
     assert rows == [("book/whist/1", 3), ("book/whist/2", 4), ("book/poker/1", 7), ("book/poker/2", 8)]
+    # the old name of [[codes]] is still read, with a warning naming the file
+    deprecated = "book.toml: [[sections]] is deprecated; call the tables [[codes]]"
+    assert (deprecated in result.stderr) == (key == "sections")
 
 
 def _dump(db):

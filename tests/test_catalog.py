@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from ingest.build import build
-from ingest.catalog import load_catalog
+from ingest.build.catalog import load_catalog
+from ingest.build.pipeline import build
 from ingest.models import CorpusError
 
 

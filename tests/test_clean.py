@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.clean import clean_text, decode, find_page_markers
+from ingest.build.clean import clean_text, decode, find_page_markers
 from ingest.models import CorpusError, Document, Source
 
 

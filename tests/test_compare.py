@@ -3,11 +3,10 @@ the table, the pages and their JSON, and a game with no law for a situation said
 
 from __future__ import annotations
 
-
 import pytest
 
-from benchmarks.situation_eval import evaluate, load_gold
-from ingest.serve import make_datasette
+from ingest.evaluate.situations import evaluate, load_gold
+from ingest.query.serve import make_datasette
 
 
 @pytest.fixture(scope="module")

@@ -8,19 +8,20 @@ import json
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
 
-from ingest.catalog import BookEntry
+from ingest.build.catalog import BookEntry
+from ingest.build.fetch import fetch_books
 from ingest.cli import main
-from ingest.fetch import fetch_books
 
 
 class FlakyHandler(SimpleHTTPRequestHandler):
     """Serves a folder, answering 503 to the first request for each path."""
 
-    seen: set[str] = set()
+    seen: ClassVar[set[str]] = set()
 
     def do_GET(self):
         if self.path not in self.seen:

@@ -14,16 +14,15 @@ import time
 
 import pytest
 
-from conftest import write_source
-from ingest.build import build
-from ingest.serve import make_datasette
+from ingest.build.pipeline import build
+from ingest.query.serve import make_datasette
 
 HOSTILE = ("1. If the dealer <script>alert('x')</script> expose a card, there must be a new deal.\n"
            "2. A card <img src=x onerror=alert(1)> found face upwards in the pack is a misdeal; see Law 1.\n")
 
 
 @pytest.fixture(scope="module")
-def hostile_db(tmp_path_factory, tagger):
+def hostile_db(tmp_path_factory, tagger, write_source):
     folder = tmp_path_factory.mktemp("hostile")
     write_source(folder / "corpus", "evil", HOSTILE, 'title = "<b>Evil</b> & Co"\ngame = "poker"\n')
     db = folder / "evil.db"

@@ -8,11 +8,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.clean import read_document
-from ingest.corpus import read_sidecar
+from ingest.build.clean import read_document
+from ingest.build.corpus import read_sidecar
+from ingest.build.segment import overlaps, segment, uncovered
 from ingest.models import CodeSpec, Source
+from ingest.numbering import roman_value
 from ingest.paths import SEEDS
-from ingest.segment import overlaps, roman_value, segment, uncovered
 
 
 def _segment(text: str, page_marker: str = "{N}"):

@@ -14,9 +14,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..models import CodeSpec, CorpusError, Source
+from ..paths import CORPUS
 from .corpus import SLUG_RE
-from .models import CodeSpec, CorpusError, Source
-from .paths import CORPUS
+from .segment.notes import footnote_at
 
 CATALOG = CORPUS / "catalog.toml"
 
@@ -77,7 +78,7 @@ def load_catalog(path: Path = CATALOG) -> list[BookEntry]:
         name = b.get("slug", f"book[{i}]")
         unknown = set(b) - _BOOK_KEYS
         if unknown:
-            raise CorpusError(f"{path}: book {name!r}: unknown key {sorted(unknown)[0]!r}")
+            raise CorpusError(f"{path}: book {name!r}: unknown key {min(unknown)!r}")
         for key in ("slug", "title", "download"):
             if key not in b:
                 raise CorpusError(f"{path}: book {name!r}: {key!r} is required")
@@ -87,7 +88,7 @@ def load_catalog(path: Path = CATALOG) -> list[BookEntry]:
         for j, c in enumerate(b.get("code", []), start=1):
             where = f"{path}: book {name!r}, code[{j}]"
             if set(c) - _CODE_KEYS:
-                raise CorpusError(f"{where}: unknown key {sorted(set(c) - _CODE_KEYS)[0]!r}")
+                raise CorpusError(f"{where}: unknown key {min(set(c) - _CODE_KEYS)!r}")
             if "game" not in c or "start" not in c:
                 raise CorpusError(f"{where}: 'game' and 'start' are required")
             if not SLUG_RE.match(c.get("slug", c["game"])):
@@ -188,7 +189,7 @@ def footnotes(book: BookEntry, text: str, path: Path) -> dict[int, str]:
         first, last = locate(area, lines, 0, str(path))
         chunk = "\n".join(lines[first : last + 1]).replace("\r", "")
         for paragraph in re.split(r"\n[ \t]*\n", chunk):
-            m = re.match(r"\s*\[(\d{1,3})\][ \t]*(.*)", paragraph, re.S)
-            if m:
-                notes.setdefault(int(m.group(1)), " ".join(m.group(2).split()))
+            footnote = footnote_at(paragraph)
+            if footnote:
+                notes.setdefault(footnote[0], " ".join(footnote[1].split()))
     return notes

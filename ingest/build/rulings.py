@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..models import Document, Ruling
 from .clean import clean_text
-from .models import Document, Ruling
 
 _CASE_RE = re.compile(r"(?m)^##[ \t]+Case[ \t]+([IVXLC]+)\b.*$")
 _DECISION_RE = re.compile(r"\*\*Decisions?\*\*")

@@ -1,4 +1,4 @@
-"""Find corpus texts and read their sidecars (``shared/DESIGN.md`` §1).
+"""Find corpus texts and read their sidecars (the README's "Adding a text" lists the keys).
 
 A source is ``NAME.txt`` with ``NAME.toml`` beside it. :func:`find_sources` walks corpus folders;
 :func:`read_sidecar` validates one sidecar; every problem raises :class:`CorpusError` naming the
@@ -12,7 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from .models import CodeSpec, CorpusError, Source
+from ..models import CodeSpec, CorpusError, Source
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SOURCE_SLUG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -26,9 +26,10 @@ _TOP_KEYS = {
     "page_marker": str,
     "excerpt_of": str,
     "game": str,
-    "sections": list,
+    "codes": list,
+    "sections": list,  # the old name of "codes", still read with a warning
 }
-_SECTION_KEYS = {"game": str, "title": str, "start_line": int, "end_line": int, "slug": str}
+_CODE_KEYS = {"game": str, "title": str, "start_line": int, "end_line": int, "slug": str}
 
 
 def find_texts(corpus_dirs: list[Path]) -> list[Path]:
@@ -62,21 +63,22 @@ def _check_game(path: Path, where: str, game: str) -> None:
         )
 
 
-def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
+def read_sidecar(text_path: Path, data: bytes | None = None, warnings: list[str] | None = None) -> Source:
     """Read and validate the sidecar of ``text_path`` (``NAME.toml`` beside ``NAME.txt``).
 
     ``data`` is the text file's bytes (read from disk when ``None``), used for the checksum and
-    the line-range check. Returns a :class:`Source`.
+    the line-range check. Returns a :class:`Source`; a deprecated key (``[[sections]]``, now
+    ``[[codes]]``) adds a line to ``warnings``.
 
     Raises :class:`CorpusError` for: a missing sidecar; malformed TOML (with its line); an unknown
-    key; a missing ``title``; a wrong type; neither or both of ``game`` and ``sections``; a bad game
-    slug or page marker; a section whose lines fall outside the file or overlap another.
+    key; a missing ``title``; a wrong type; neither or both of ``game`` and ``codes``; a bad game
+    slug or page marker; a code whose lines fall outside the file or overlap another.
     """
     sidecar = text_path.with_suffix(".toml")
     if not sidecar.is_file():
         raise CorpusError(
             f"{text_path}: no sidecar; create {sidecar.name} beside it with at least "
-            "'title' and 'game' (see shared/DESIGN.md §1)"
+            "'title' and 'game' (see 'Adding a text' in the README)"
         )
     try:
         meta = tomllib.loads(sidecar.read_text(encoding="utf-8-sig"))
@@ -104,10 +106,18 @@ def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
         raise CorpusError(
             f"{sidecar}: field 'page_marker' = {page_marker!r} must be \"{{N}}\" or \"[N]\""
         )
-    if ("game" in meta) == ("sections" in meta):
+    codes_key = "codes"
+    if "sections" in meta:
+        if "codes" in meta:
+            raise CorpusError(f"{sidecar}: give [[codes]] only ([[sections]] is its old name)")
+        codes_key = "sections"
+        meta["codes"] = meta.pop("sections")
+        if warnings is not None:
+            warnings.append(f"{sidecar}: [[sections]] is deprecated; call the tables [[codes]] (read as codes)")
+    if ("game" in meta) == ("codes" in meta):
         raise CorpusError(
             f"{sidecar}: give either 'game' (the whole file is one game's laws) or "
-            "[[sections]] tables (one per code of laws), not "
+            "[[codes]] tables (one per code of laws), not "
             + ("both" if "game" in meta else "neither")
         )
 
@@ -120,7 +130,7 @@ def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
         _check_game(sidecar, "", meta["game"])
         codes.append(CodeSpec(slug=meta["game"], game=meta["game"]))
     else:
-        codes = _read_sections(sidecar, meta["sections"], line_count)
+        codes = _read_codes(sidecar, meta["codes"], line_count, codes_key)
 
     slug = text_path.stem
     if not SOURCE_SLUG_RE.match(slug):
@@ -143,22 +153,23 @@ def read_sidecar(text_path: Path, data: bytes | None = None) -> Source:
     )
 
 
-def _read_sections(sidecar: Path, sections: list, line_count: int) -> list[CodeSpec]:
-    if not sections:
-        raise CorpusError(f"{sidecar}: [[sections]] is empty")
+def _read_codes(sidecar: Path, tables: list, line_count: int, name: str = "codes") -> list[CodeSpec]:
+    """The ``[[codes]]`` tables (``name`` is what the sidecar calls them, for its messages)."""
+    if not tables:
+        raise CorpusError(f"{sidecar}: [[{name}]] is empty")
     codes: list[CodeSpec] = []
     used: dict[str, int] = {}
-    for i, sec in enumerate(sections, start=1):
-        where = f"sections[{i}]."
+    for i, sec in enumerate(tables, start=1):
+        where = f"{name}[{i}]."
         if not isinstance(sec, dict):
-            raise CorpusError(f"{sidecar}: sections[{i}] must be a table ([[sections]])")
+            raise CorpusError(f"{sidecar}: {name}[{i}] must be a table ([[{name}]])")
         for key, value in sec.items():
-            if key not in _SECTION_KEYS:
+            if key not in _CODE_KEYS:
                 raise CorpusError(
                     f"{sidecar}: unknown key {where}{key} "
-                    f"(known: {', '.join(sorted(_SECTION_KEYS))})"
+                    f"(known: {', '.join(sorted(_CODE_KEYS))})"
                 )
-            _check_type(sidecar, where, key, value, _SECTION_KEYS[key])
+            _check_type(sidecar, where, key, value, _CODE_KEYS[key])
         for key in ("game", "start_line", "end_line"):
             if key not in sec:
                 raise CorpusError(f"{sidecar}: field {where}{key} is required")
@@ -172,7 +183,7 @@ def _read_sections(sidecar: Path, sections: list, line_count: int) -> list[CodeS
         for other in codes:
             if other.start_line <= end and start <= other.end_line:
                 raise CorpusError(
-                    f"{sidecar}: {where[:-1]} lines {start}–{end} overlap the section "
+                    f"{sidecar}: {where[:-1]} lines {start}–{end} overlap the code "
                     f"{other.slug!r} at lines {other.start_line}–{other.end_line}"
                 )
         base = slug = sec.get("slug") or sec["game"]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import httpx
 
+from ..paths import PROJECT_ROOT
 from .catalog import BookEntry
-from .paths import PROJECT_ROOT
 
 CACHE = Path(os.environ.get("CARDLAWS_CACHE", PROJECT_ROOT / ".cache" / "books"))
 RETRIES = 3
@@ -46,8 +46,7 @@ def _download(url: str, dest: Path, client: httpx.Client, retries: int, backoff:
                     raise httpx.HTTPStatusError(f"server error {response.status_code}", request=response.request, response=response)
                 response.raise_for_status()
                 with open(dest, "wb") as f:
-                    for chunk in response.iter_bytes():
-                        f.write(chunk)
+                    f.writelines(response.iter_bytes())
             return
         except httpx.HTTPStatusError as e:
             last = e

@@ -21,15 +21,16 @@ import functools
 import json
 import re
 import sqlite3
-import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .embed import load_embedder
-from .paths import VOCABULARY
+from .. import vocabulary
+from ..embed import load_embedder
+from .cache import per_database
+from .laws import law_label
 
 MODES = ("hybrid", "lexical", "dense")
 RRF_K = 60
@@ -39,10 +40,7 @@ MAX_QUERY_CHARS = 1000
 MAX_QUERY_WORDS = 40
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 STOPWORDS = frozenset(
-    "a an the of to in on at by for with and or but is are was were be been being it its this that "
-    "these those he she they his her their i you we what when who whom which how if do does did "
-    "not no can could should would will shall may might must has have had as from than then there "
-    "so up down out my your our about into over after before again any some all".split()
+    ["a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "he", "she", "they", "his", "her", "their", "i", "you", "we", "what", "when", "who", "whom", "which", "how", "if", "do", "does", "did", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "has", "have", "had", "as", "from", "than", "then", "there", "so", "up", "down", "out", "my", "your", "our", "about", "into", "over", "after", "before", "again", "any", "some", "all"]
 ) - {"up", "down", "out", "before", "again", "not", "no"}
 
 
@@ -71,30 +69,18 @@ class Hit:
     snippet: str
     matched: list[str] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
-    lexical_rank: int | None = None
-    dense_rank: int | None = None
     parent_number: str | None = None
 
     @property
     def label(self) -> str:
-        """``Whist law 29, clause I``, ``Poker law 11``, ``Whist etiquette 3``."""
-        kind = "etiquette" if self.kind == "etiquette" else "law"
-        if self.kind == "clause":
-            return f"{self.game_name} law {self.parent_number}, clause {self.number}" if self.parent_number \
-                else f"{self.game_name} clause {self.number}"
-        return f"{self.game_name} {kind} {self.number}"
+        """``Whist law 29 (I)``, ``Poker law 11``, ``Whist etiquette 3``."""
+        return law_label(self.kind, self.number, self.game_name, self.parent_number)
 
     def as_json(self) -> dict:
-        """The contract of ``cardlaws search --json`` (shared/DESIGN.md §2), plus why it matched."""
+        """The contract of ``cardlaws search --json`` (README: "search --json"), plus why it matched."""
         return {"id": self.id, "game": self.game, "source": self.source, "number": self.number,
                 "score": round(self.score, 6), "snippet": self.snippet, "matched": self.matched,
                 "entities": self.entities}
-
-
-@functools.cache
-def load_expansions(path: Path = VOCABULARY / "search_terms.toml") -> tuple[tuple[str, tuple[str, ...]], ...]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))["expand"]
-    return tuple((k.lower(), tuple(v)) for k, v in data.items())
 
 
 def words(text: str) -> list[str]:
@@ -112,7 +98,7 @@ def expand(query: str) -> list[str]:
     ws = words(query)
     joined = " ".join(ws)
     out: list[str] = []
-    for key, values in load_expansions():
+    for key, values in vocabulary.search_terms():
         if " " in key:
             hit = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}", joined) is not None
         elif key.endswith("*"):
@@ -230,7 +216,7 @@ class Searcher:
     @property
     def tagger(self):
         if self._tagger is None:
-            from .tag import Tagger
+            from ..tag import Tagger
 
             self._tagger = Tagger()
         return self._tagger
@@ -244,10 +230,6 @@ class Searcher:
         for m in mentions:  # the entity's own words, as the books print them
             extra += [p for p in self.tagger.plain_phrases.get(m.entity_id, []) if p not in extra]
         return ws, extra, entities
-
-    def lexical(self, query: str, limit: int = CANDIDATES, **filters) -> list[tuple[str, float]]:
-        ws, extra, _ = self.query_terms(query)
-        return self._lexical(ws, extra, limit, **filters)
 
     def doc_frequency(self, phrase: str) -> int:
         """How many laws contain ``phrase`` (an FTS5 phrase), cached."""
@@ -333,12 +315,9 @@ class Searcher:
                 for rank, (law_id, _) in enumerate(ranking, start=1):
                     fused[law_id] = fused.get(law_id, 0.0) + 1.0 / (RRF_K + rank)
             ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-        ranked = ranked[:limit]
-        lex_rank = {law_id: i for i, (law_id, _) in enumerate(lexical, start=1)}
-        dense_rank = {law_id: i for i, (law_id, _) in enumerate(dense, start=1)}
-        return self._hits(ranked, [*ws, *extra], entities, lex_rank, dense_rank)
+        return self._hits(ranked[:limit], [*ws, *extra], entities)
 
-    def _hits(self, ranked, terms, entities, lex_rank, dense_rank) -> list[Hit]:
+    def _hits(self, ranked, terms, entities) -> list[Hit]:
         if not ranked:
             return []
         ids = [law_id for law_id, _ in ranked]
@@ -359,18 +338,11 @@ class Searcher:
                 parent_number=r["parent_number"],
                 score=score, snippet=snippet, matched=matched,
                 entities=[e for e in law_entities if e in entities],
-                lexical_rank=lex_rank.get(law_id), dense_rank=dense_rank.get(law_id),
             ))
         return hits
 
 
-_SEARCHERS: dict[tuple[str, float], Searcher] = {}
-
-
 def searcher_for(db_path: Path) -> Searcher:
-    """One :class:`Searcher` per database file (rebuilt when the file changes)."""
-    key = (str(Path(db_path).resolve()), Path(db_path).stat().st_mtime)
-    if key not in _SEARCHERS:
-        _SEARCHERS[key] = Searcher(Path(db_path))
-    return _SEARCHERS[key]
+    """One :class:`Searcher` per database file (made again when the file changes)."""
+    return per_database(db_path, "searcher", Searcher)
 

@@ -16,7 +16,7 @@ import functools
 import re
 from pathlib import Path
 
-from .models import CorpusError, Document, PageMarker, Source
+from ..models import CorpusError, Document, PageMarker, Source
 
 _MARKER_RE = {
     "{N}": re.compile(r"\{(\d{1,4})\}"),
@@ -55,8 +55,7 @@ def decode(data: bytes, path: object) -> str:
             text = data.decode("cp1252")
         except UnicodeDecodeError:
             text = data.decode("latin-1")
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         raise CorpusError(f"{path}: empty file")
     return text

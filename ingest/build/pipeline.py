@@ -1,0 +1,163 @@
+"""Build: corpus folders and catalogued books → a new database, atomically.
+
+:func:`build` reads as its stages run: read → segment → tag → link → embed → load. Every source
+is read and validated before anything is written; the database is written to a temporary file
+beside the target and renamed over it only when complete, so a failed or killed build leaves the
+previous database as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import vocabulary
+from ..models import CorpusError, Document, Law, Links, Ruling, Segmentation
+from ..situations import SituationTagger
+from ..tag import Tagger
+from .catalog import BookEntry, footnotes, load_catalog
+from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations
+from .load import Corpus, write_database
+from .read import read_books, read_corpus, read_rulings, unique_slugs
+from .rulings import markdown_ruling, split_rulings
+from .segment import overlaps, segment, uncovered
+from .vectors import embed_laws
+
+Progress = Callable[[Iterable, int, str], Iterable]
+
+
+def no_progress(items: Iterable, length: int, label: str) -> Iterable:
+    return items
+
+
+@dataclass
+class BuildReport:
+    """What a build did: counts by table, laws by source, catalogued books not in the cache,
+    warnings, and its duration (seconds)."""
+
+    db_path: Path
+    counts: dict[str, int]
+    laws_by_source: dict[str, int]
+    warnings: list[str] = field(default_factory=list)
+    missing_books: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    embedded: int = 0  # laws whose vectors were computed (the others were reused from the previous database)
+
+
+def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segmentation]]], list[str]]:
+    """Segment every code of every document; check that nothing was lost.
+
+    Raises :class:`CorpusError` for a code with no numbered laws, and (a bug, never bad input)
+    for text that no law, note or fragment covers.
+    """
+    out, warnings = [], []
+    ordinal = 1  # laws are numbered in reading order through the whole corpus
+    for doc in docs:
+        segs: list[Segmentation] = []
+        for code in doc.source.codes:
+            seg = segment(doc, code, first_ordinal=ordinal)
+            if not seg.laws:
+                line = code.start_line or 1
+                raise CorpusError(f"{doc.source.path}:{line}: no numbered laws found in code {code.slug!r}")
+            lost = uncovered(doc, seg)
+            if lost or overlaps(seg):
+                where = f"{doc.source.path}:{doc.line_of(lost[0].start)}" if lost else str(doc.source.path)
+                raise CorpusError(f"{where}: segmentation lost or doubled text (a bug: please report it)")
+            ordinal += len(seg.laws)
+            segs.append(seg)
+            warnings += seg.warnings
+        out.append((doc, segs))
+    return out, warnings
+
+
+def tag_laws(laws: list[Law], tagger: Tagger, situation_tagger: SituationTagger, progress: Progress) -> None:
+    """Set each law's entity ``mentions`` and its proposed ``decision`` (one spaCy pass for both)."""
+    docs = tagger.nlp.pipe((law.text for law in laws), batch_size=256)
+    for law, doc in zip(laws, progress(docs, len(laws), "Tagging laws")):
+        law.mentions = tagger.mentions(doc)
+        law.decision = situation_tagger.decide(doc)
+
+
+def build(
+    corpus_dirs: list[Path],
+    db_path: Path,
+    progress: Progress = no_progress,
+    tagger: Tagger | None = None,
+    cache: Path | None = None,
+    catalog: list[BookEntry] | None = None,
+    embed: bool = True,
+    rulings_dir: Path | None = None,
+) -> BuildReport:
+    """Build the database at ``db_path`` from every text under ``corpus_dirs``, every catalogued
+    book found in ``cache`` (when given) and the Markdown rulings in ``rulings_dir``.
+
+    ``progress(items, length, label)`` wraps the long loops (tagging, embedding) to show progress.
+    Raises :class:`CorpusError` for bad input; the file at ``db_path`` is then untouched.
+    """
+    t0 = time.perf_counter()
+    games = vocabulary.games()
+    warnings: list[str] = []
+
+    # read
+    docs = read_corpus(corpus_dirs, games, warnings) if corpus_dirs else []
+    missing: list[str] = []
+    books: dict[str, BookEntry] = {}
+    if cache is not None:
+        catalog = catalog if catalog is not None else load_catalog()
+        book_docs, missing = read_books(cache, catalog, games)
+        docs += book_docs
+        books = {b.slug: b for b in catalog}
+    docs += read_rulings(rulings_dir) if rulings_dir else []
+    if not docs:
+        raise CorpusError("nothing to build: no corpus texts and no catalogued books in the cache")
+    unique_slugs(docs)
+
+    # segment
+    segmented, segment_warnings = segment_corpus(docs)
+    warnings += segment_warnings
+    laws = [law for _, segs in segmented for s in segs for law in s.laws]
+    rulings: list[Ruling] = []
+    for doc, segs in segmented:
+        if doc.source.kind == "rulings":
+            rulings += split_rulings(doc)
+        elif doc.source.kind == "ruling":
+            rulings.append(markdown_ruling(doc))
+
+    # tag
+    tagger = tagger or Tagger()
+    situation_tagger = SituationTagger(tagger)
+    tag_laws(laws, tagger, situation_tagger, progress)
+
+    # link
+    for doc, segs in segmented:
+        book = books.get(doc.source.slug)
+        if book and book.footnotes:
+            attach_footnotes([law for s in segs for law in s.laws], footnotes(book, doc.text, doc.source.path))
+    warnings += link_excerpts(segmented)
+    used = {s.code.game: games[s.code.game] for _, segs in segmented for s in segs}
+    resolver = resolver_for(docs, laws, used)
+    rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
+    links = Links(cross_references(resolver, laws), ruling_citations(resolver, rulings, rules))
+
+    # embed
+    vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
+    by_id = {law.id: law for law in laws}
+    links.parallels = parallels({i: v.vector for i, v in vectors.items()}, by_id)
+
+    # load
+    corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors)
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    try:
+        counts = write_database(tmp, corpus)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, db_path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
+    return BuildReport(db_path, counts, by_source, warnings, missing, time.perf_counter() - t0, embedded)

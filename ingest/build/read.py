@@ -1,0 +1,102 @@
+"""Read: every source a build takes in, validated before anything is written.
+
+- :func:`read_corpus`: texts with sidecars under corpus folders;
+- :func:`read_books`: the catalogued books found in the cache, their codes located;
+- :func:`read_rulings`: Markdown rulings (``corpus/rulings/*.md``).
+
+Every problem raises :class:`CorpusError` naming the file (and the line or field).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from ..models import CorpusError, Document, Source
+from .catalog import CATALOG, BookEntry, book_source
+from .clean import decode, find_page_markers, read_document
+from .corpus import find_texts, read_sidecar
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of ``path``. Raises :class:`CorpusError` naming the file when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise CorpusError(f"{path}: cannot be read ({e.strerror})") from None
+
+
+def check_games(doc: Document, games: dict[str, str], where: Path) -> None:
+    """Raise :class:`CorpusError` naming ``where`` if a code of ``doc`` names a game that is not
+    in ``vocabulary/games.toml`` (``games``)."""
+    for code in doc.source.codes:
+        if code.game not in games:
+            raise CorpusError(
+                f"{where}: game {code.game!r} is not in ingest/vocabulary/games.toml "
+                f"(known: {', '.join(sorted(games))})"
+            )
+
+
+def read_corpus(corpus_dirs: list[Path], games: dict[str, str], warnings: list[str] | None = None) -> list[Document]:
+    """Read and validate every text under ``corpus_dirs`` with its sidecar.
+
+    Raises :class:`CorpusError` (naming the file) for a folder with no texts, any bad text or
+    sidecar, or a game not in ``games.toml``. Deprecated sidecar keys add to ``warnings``.
+    """
+    paths = find_texts(corpus_dirs)
+    if not paths:
+        raise CorpusError(f"no *.txt files found under {', '.join(map(str, corpus_dirs))}")
+    docs: list[Document] = []
+    for path in paths:
+        data = read_bytes(path)
+        doc = read_document(read_sidecar(path, data, warnings), data)
+        check_games(doc, games, path.with_suffix(".toml"))
+        docs.append(doc)
+    return docs
+
+
+def read_rulings(folder: Path) -> list[Document]:
+    """The Markdown rulings (``*.md``) in ``folder``, each a source of kind ``ruling`` titled by
+    its ``# heading`` (or file name). A missing folder has none."""
+    if not folder.is_dir():
+        return []
+    docs = []
+    for path in sorted(folder.glob("*.md")):
+        data = read_bytes(path)
+        text = decode(data, path)
+        m = re.match(r"\s*#[ \t]+(.+)", text)
+        source = Source(slug=f"ruling-{path.stem}", path=path, title=(m.group(1).strip() if m else path.stem),
+                        sha256=hashlib.sha256(data).hexdigest(), codes=(), kind="ruling")
+        docs.append(Document(source, text))
+    return docs
+
+
+def read_books(cache: Path, books: list[BookEntry], games: dict[str, str]) -> tuple[list[Document], list[str]]:
+    """The catalogued books found in ``cache`` (``<slug>.txt``), their codes located; and the
+    slugs of those not there. Raises :class:`CorpusError` when a book's code cannot be located."""
+    docs, missing = [], []
+    for book in books:
+        path = cache / f"{book.slug}.txt"
+        if not path.is_file():
+            missing.append(book.slug)
+            continue
+        data = read_bytes(path)
+        text = decode(data, path)
+        doc = Document(book_source(book, path, data, text), text, find_page_markers(text, book.page_marker))
+        check_games(doc, games, CATALOG)
+        docs.append(doc)
+    return docs, missing
+
+
+def unique_slugs(docs: list[Document]) -> None:
+    """Raise :class:`CorpusError` when two sources share a slug (file name): their law ids would
+    collide."""
+    seen: dict[str, Path] = {}
+    for doc in docs:
+        if doc.source.slug in seen:
+            raise CorpusError(
+                f"{doc.source.path}: has the same name as {seen[doc.source.slug]}; "
+                "source slugs (file names) must be unique"
+            )
+        seen[doc.source.slug] = doc.source.path
