@@ -26,8 +26,8 @@ def test_law_boundaries_against_the_gold(conn):
     results = evaluate(conn, gold, ranges)
     matched = sum(r["boundaries"] for r in results.values())
     built = sum(r["built"] for r in results.values())
-    assert matched / len(gold) >= 0.95  # recall (measured 0.968)
-    assert matched / built >= 0.95  # precision (measured 0.968)
+    assert matched / len(gold) >= 0.95  # recall (measured 0.964)
+    assert matched / built >= 0.95  # precision (measured 0.967)
 
 
 def test_every_book_with_laws_is_built_and_nothing_is_missing(books_db):
@@ -192,10 +192,24 @@ def test_fixes_found_by_reading_the_books(conn):
     assert one(conn, "select count(*) from laws where id like 'hoffmann-hoyles-games-modernized-1909/bridge/58%'")[0] == 1
     # Foster's Cinch laws: one law per bold head, 20 of them
     assert one(conn, "select count(*) from laws where code = 'foster-complete-hoyle-1914/cinch'")[0] == 20
-    # Elwell: "There must be a new deal--" and its items a–g are one law
-    new_deal = one(conn, "select text, line_end from laws where code = 'elwell-bridge-axioms-and-laws-1907/bridge' "
-                         "and text like 'There must be a new deal%'")
-    assert new_deal["line_end"] == 1018 and " g If the last card do not come" in new_deal["text"]
+    # Elwell: "There must be a new deal--" lists its cases a–g, each a clause of that law (lines 998–1018)
+    new_deal = one(conn, "select id, text, line_start, line_end from laws where code = "
+                         "'elwell-bridge-axioms-and-laws-1907/bridge' and text like 'There must be a new deal%'")
+    assert (new_deal["text"], new_deal["line_start"], new_deal["line_end"]) == ("There must be a new deal—", 998, 998)
+    cases = conn.execute("select number, text, line_start, line_end from laws where parent = ? order by ordinal",
+                         [new_deal["id"]]).fetchall()
+    assert [c["number"] for c in cases] == list("abcdefg")
+    assert (cases[-1]["text"], cases[-1]["line_start"], cases[-1]["line_end"]) == \
+        ("If the last card do not come in its regular order to the dealer.", 1018, 1018)
+    # ... and "THERE IS NO MISDEAL." (line 992) is a law of its own, not a heading
+    assert one(conn, "select section, line_start from laws where code = 'elwell-bridge-axioms-and-laws-1907/bridge' "
+                     "and text = 'THERE IS NO MISDEAL.'")[:] == ("THE DEAL", 992)
+    # Foster's Auction law 37 lists the cases of a new deal as (_a_) to (_f_); Elwell's exposed cards 1st. 2d. 3d.
+    assert [r[0] for r in conn.execute("select number from laws where parent = "
+                                       "'foster-complete-hoyle-1914/auction-bridge/37' order by ordinal")] == list("abcdef")
+    assert [r[0] for r in conn.execute("select l.number from laws l join laws p on p.id = l.parent where "
+                                       "p.text like 'The following are exposed cards%' and p.code like 'elwell%' "
+                                       "order by l.ordinal")] == ["1st", "2d", "3d"]
     # Duplicate Whist: LAW I.--SHUFFLING. heads its SEC. clauses
     assert one(conn, "select section from laws where id = 'foster-complete-hoyle-1914/duplicate-whist/I/2'")[0] == "SHUFFLING"
     # a footnote printed after the code belongs to the law citing it

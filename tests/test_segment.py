@@ -145,3 +145,48 @@ def test_unclosed_note_stops_at_the_next_law_and_is_warned():
 def test_form_feed_before_a_label_is_a_line_start():
     _, seg = _segment("1. One.\n\f2. Two.\n")
     assert [law.number for law in seg.laws] == ["1", "2"]
+
+
+def test_a_comma_or_colon_for_the_full_stop_is_a_label_only_in_sequence():
+    _, seg = _segment("1. The dealer deals.\n2: The pone cuts.\n3, The elder hand leads.\n9, Nothing here.\n")
+    assert [(law.number, law.text) for law in seg.laws] == [
+        ("1", "The dealer deals."), ("2", "The pone cuts."), ("3", "The elder hand leads. 9, Nothing here.")]
+
+
+def test_listed_cases_become_clauses_of_their_law():
+    text = ("12. There must be a new deal--\n\n    (a) If a card be faced.\n\n    (b) If the pack be imperfect.\n"
+            "13. The exposed cards are:\n  1st. Two cards played at once.\n  2d. A card dropped face up.\n"
+            "14. A card so named (b) is not an item, nor is\n(c) out of sequence.\n")
+    doc, seg = _segment(text)
+    assert [(law.id, law.kind, law.parent, law.text) for law in seg.laws] == [
+        ("t/whist/12", "law", None, "There must be a new deal—"),
+        ("t/whist/12/a", "clause", "t/whist/12", "If a card be faced."),
+        ("t/whist/12/b", "clause", "t/whist/12", "If the pack be imperfect."),
+        ("t/whist/13", "law", None, "The exposed cards are:"),
+        ("t/whist/13/1st", "clause", "t/whist/13", "Two cards played at once."),
+        ("t/whist/13/2d", "clause", "t/whist/13", "A card dropped face up."),
+        ("t/whist/14", "law", None, "A card so named (b) is not an item, nor is (c) out of sequence."),
+    ]
+    assert [law.ordinal for law in seg.laws] == list(range(1, 8))
+    assert uncovered(doc, seg) == [] and overlaps(seg) == []
+
+
+def test_a_rule_in_capitals_is_a_law_not_a_heading():
+    code = CodeSpec(slug="bridge", game="bridge", numbering="unnumbered", unit="paragraph")
+    src = Source(slug="t", path=Path("t.txt"), title="t", sha256="", codes=(code,))
+    text = "THE DEAL\n\nThe cards are dealt face down.\n\nTHERE IS NO MISDEAL.\n\nA NEW DEAL\n\nThere must be one.\n"
+    seg = segment(read_document(src, text.encode()), code)
+    assert [(law.number, law.section, law.text) for law in seg.laws] == [
+        ("1", "THE DEAL", "The cards are dealt face down."), ("2", "THE DEAL", "THERE IS NO MISDEAL."),
+        ("3", "A NEW DEAL", "There must be one.")]
+
+
+def test_a_paragraph_in_parentheses_and_a_lettered_footnote_are_notes():
+    text = ("1. Honours are counted.\n\n    (Note of the transcriber.)\n\n2. A double may be re-doubled.[A] Go on.\n"
+            "(as in Bridge).\n\n    [A] In some clubs doubling ceases at 100.\n\n3. Last law.\n")
+    doc, seg = _segment(text)
+    assert [(law.number, law.text, law.note) for law in seg.laws] == [
+        ("1", "Honours are counted.", "(Note of the transcriber.)"),
+        ("2", "A double may be re-doubled.[A] Go on. (as in Bridge).", "[A] In some clubs doubling ceases at 100."),
+        ("3", "Last law.", None)]
+    assert uncovered(doc, seg) == [] and overlaps(seg) == []

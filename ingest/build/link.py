@@ -24,7 +24,7 @@ def attach_footnotes(laws: list[Law], notes: dict[int, str]) -> None:
     """Append to each law's note the text of the footnotes its raw text cites (``[21]``);
     ``notes`` maps footnote number → text (from the book's footnote areas)."""
     for law in laws:
-        cited = [int(n) for n in FOOTNOTE_RE.findall(law.raw_text) if int(n) in notes]
+        cited = [int(n) for n in FOOTNOTE_RE.findall(law.raw_text) if n.isdigit() and int(n) in notes]
         if cited:
             extra = "\n\n".join(f"[{n}] {notes[n]}" for n in dict.fromkeys(cited))
             law.note = f"{law.note}\n\n{extra}" if law.note else extra

@@ -31,11 +31,12 @@ def load_gold(folder: Path = GOLD) -> tuple[list[dict], list[dict]]:
 def evaluate(conn: sqlite3.Connection, gold: list[dict], ranges: list[dict]) -> dict[str, dict]:
     """Per source: gold, built (inside the runs), matched starts and matched boundaries."""
     built = defaultdict(list)
-    # a law with clauses ends where its last clause ends (the gold reads it whole)
+    # a law with clauses ends where its last clause (or a clause's last case) ends: the gold reads it whole
     for row in conn.execute(
+        "with recursive below(top, id, line_end) as (select id, id, line_end from laws "
+        " union all select b.top, c.id, c.line_end from laws c join below b on c.parent = b.id) "
         "select l.source, l.number, l.numbered, l.kind, l.line_start,"
-        " max(l.line_end, coalesce((select max(c.line_end) from laws c where c.parent = l.id), 0)), l.id,"
-        " l.line_end from laws l"
+        " (select max(line_end) from below where top = l.id), l.id, l.line_end from laws l"
     ):
         built[row[0]].append(row)
     out: dict[str, dict] = {}

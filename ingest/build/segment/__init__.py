@@ -20,7 +20,8 @@ Nothing is lost: the spans of laws, notes and fragments cover every character of
 whitespace and page markers, without overlap (:func:`uncovered` checks it).
 
 The parts: :mod:`.labels` (law numbers), :mod:`.notes` (commentary and footnotes),
-:mod:`.structure` (headings, separators, unnumbered laws), :mod:`.coverage` (spans and checks).
+:mod:`.structure` (headings, separators, unnumbered laws), :mod:`.items` (the lettered and
+ordinal cases a law lists, made its clauses), :mod:`.coverage` (spans and checks).
 :func:`segment` finds them, orders them as :class:`Event` records and walks those with a
 :class:`_CodeBuilder`.
 """
@@ -33,9 +34,10 @@ from dataclasses import dataclass
 from ...models import CodeSpec, Document, Fragment, Law, Segmentation, Span
 from ..clean import clean_text, words_of
 from .coverage import Markers, code_span, overlaps, uncovered
+from .items import Item, find_items
 from .labels import Label, find_labels, laws_and_clauses
 from .notes import NOTE_OPENERS, attach_notes, find_notes, is_motto, move_cited_footnotes
-from .structure import find_structure, units
+from .structure import find_structure, is_rule, units
 
 __all__ = ["code_span", "overlaps", "segment", "uncovered"]
 
@@ -206,15 +208,16 @@ class _CodeBuilder:
 
     def add_law(self, kind: str, lab: Label, head: Label | None, nxt: int) -> None:
         """A law or clause (``kind``) opening at ``lab`` and running to ``nxt``; a clause's ``head``
-        is the label of its law."""
+        is the label of its law. The cases it lists (:mod:`.items`) follow it as its clauses."""
         doc, code, text = self.doc, self.code, self.doc.text
-        end = self.markers.trim(lab.start, nxt)
+        items = find_items(text, lab.end, nxt)
+        end = self.markers.trim(lab.start, items[0].start if items else nxt)
         parent = self.law_by_label.get(head.start) if head is not None else None
         path = f"{parent.number}/{lab.number}" if parent else lab.number
         law_id = self._unique_id(f"{doc.source.slug}/{code.slug}/{path}".replace(" ", "-"), lab)
         body = self.clean(text[self.markers.lead(lab.end, end) : end])
         law_kind = code.kind if kind == "law" else kind
-        if kind == "law" and _CAPS_TITLE_RE.fullmatch(body):
+        if kind == "law" and _CAPS_TITLE_RE.fullmatch(body) and not is_rule(body):
             self.section = body.rstrip(".").strip()  # "LAW I.--SHUFFLING.": the title of its SEC. clauses
         if _REFERENCE_RE.match(body):
             law_kind = "reference"
@@ -231,6 +234,22 @@ class _CodeBuilder:
         if kind == "law":
             self.law_by_label[lab.start] = law
         self.last = law
+        for k, item in enumerate(items):
+            self.add_item(law, item, items[k + 1].start if k + 1 < len(items) else nxt)
+
+    def add_item(self, parent: Law, item: Item, nxt: int) -> None:
+        """The case ``item`` of ``parent``, running to ``nxt``: a clause ``<parent id>/<number>``.
+        A note after it belongs to ``parent`` (it stays ``self.last``)."""
+        doc, text = self.doc, self.doc.text
+        end = self.markers.trim(item.start, nxt)
+        self.laws.append(Law(
+            id=f"{parent.id}/{item.number}", source=parent.source, game=parent.game, code_slug=parent.code_slug,
+            number=item.number, kind="clause", ordinal=self.first_ordinal + len(self.laws),
+            span=Span(item.start, end), text=self.clean(text[self.markers.lead(item.end, end) : end]),
+            raw_text=text[item.start : end], line_start=doc.line_of(item.start), line_end=doc.line_of(end - 1),
+            page_start=doc.page_of(item.start), page_end=doc.page_of(end - 1), parent=parent.id,
+            section=parent.section,
+        ))
 
     def _unique_id(self, law_id: str, lab: Label) -> str:
         """``law_id``, or ``law_id~2``, ``~3`` … (with a warning) when the number is duplicated."""

@@ -17,8 +17,9 @@ LABEL_RE = re.compile(
     r"(?:(?P<arabic>\d{1,3})(?:_?(?P<suffix>[a-z])_?(?=\.))?(?:[ \t]+to[ \t]+(?P<to>\d{1,3}))?"
     r"|\((?P<paren>\d{1,3})\)"
     r"|(?P<lower>" + ROMAN.lower() + r")|(?P<upper>" + ROMAN + r")|(?P<letter>[A-H]))"
-    r"(?P<punct>\.(?:—|--)?(?:=_)?|(?<=\))(?=[ \t])|(?=[ \t]+[A-Z]))"
+    r"(?P<punct>\.(?:—|--)?(?:=_)?|(?<=\))(?=[ \t])|[,:](?=[ \t]+[A-Z])|(?=[ \t]+[A-Z]))"
 )
+MISPRINTED = (",", ":")  # a comma or colon printed where the label's full stop belongs
 STYLES = ("arabic", "paren", "lower", "upper", "letter")
 
 _WRAPPED_RE = re.compile(r"(?:,|\band|\bor|\bLaws?)[ \t]*\r?\n\Z")
@@ -79,6 +80,8 @@ def find_labels(
             continue
         if punct == "" and kind not in ("arabic", "paren"):
             continue
+        if punct in MISPRINTED and kind not in ("arabic", "lower", "upper"):
+            continue
         # what stands before the label on its line
         i = m.start()
         while i > start and (text[i - 1] in " \t\f\v" or i in marker_starts):
@@ -92,14 +95,15 @@ def find_labels(
         at_line_start = i == start or text[i - 1] == "\n"
         if at_line_start and i > start and _WRAPPED_RE.search(text, max(start, i - 40), i):
             at_line_start = False  # "… Laws 55, 56,\n58.": a sentence wrapped, not a new law
-        if punct == "" and not at_line_start:
+        if (punct == "" or punct in MISPRINTED) and not at_line_start:
             continue
         if not at_line_start and not _ends_sentence(text, start, i, m):
             continue
         number, key, first_key = _number_of(m, kind)
         prefix = (m.group("prefix") or "").strip().rstrip(".").upper()
         style = f"{prefix} {kind}" if prefix else kind
-        strong = at_line_start and (bool(punct) or kind == "paren")
+        # a label without its full stop counts only where it continues the sequence
+        strong = at_line_start and ((bool(punct) and punct not in MISPRINTED) or kind == "paren")
         labels.append(Label(label_start, m.end(), style, number, key, strong, first_key))
     return labels
 

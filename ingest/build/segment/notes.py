@@ -13,10 +13,12 @@ from collections.abc import Callable
 from ...models import Law, Span
 from .coverage import Blocked
 
-FOOTNOTE_RE = re.compile(r"\[(\d{1,3})\]")  # a footnote reference "[23]": group 1 is its number
-NOTE_OPENERS = {  # by page-marker style: "[" opening a paragraph is a note, unless it is a page marker
-    "[N]": re.compile(r"(?m)^[ \t]*(\[(?!\d{1,4}\])|\*Note\.?\*|_Note\.?_|NOTE\.)"),
-    "{N}": re.compile(r"(?m)^[ \t]*(\[|\*Note\.?\*|_Note\.?_|NOTE\.)"),
+# a footnote reference "[23]" (or "[A]", Elwell 1907): group 1 is its number or letter
+FOOTNOTE_RE = re.compile(r"\[(\d{1,3}|[A-Z])\]")
+NOTE_OPENERS = {  # by page-marker style: "[" opening a paragraph is a note, unless it is a page marker;
+    # so is a paragraph wholly in parentheses (Elwell's "(… Note of etext transcriber.)")
+    "[N]": re.compile(r"(?m)^[ \t]*(\[(?!\d{1,4}\])|\*Note\.?\*|_Note\.?_|NOTE\.|\()"),
+    "{N}": re.compile(r"(?m)^[ \t]*(\[|\*Note\.?\*|_Note\.?_|NOTE\.|\()"),
 }
 BLANK_LINE_RE = re.compile(r"\n[ \t]*\r?\n")
 _LINE_LABEL_RE = re.compile(r"[ \t]*(?:\d{1,3}[a-z]?|[ivxlc]{1,7}|[IVXLC]{1,7})\.(?:—|--)?\s")
@@ -31,9 +33,26 @@ def _opening_footnote(text: str) -> re.Match[str] | None:
 def footnote_at(text: str) -> tuple[int, str] | None:
     """A paragraph opening with a footnote number, read as (number, the rest with its leading
     whitespace removed): ``"\\n[23]  This hand …"`` → ``(23, "This hand …")``; ``None`` when
-    ``text`` does not open (after whitespace) with ``[N]``."""
+    ``text`` does not open (after whitespace) with a numbered ``[N]``."""
     m = _opening_footnote(text)
-    return (int(m.group(1)), text[m.end() :].lstrip()) if m else None
+    return (int(m.group(1)), text[m.end() :].lstrip()) if m and m.group(1).isdigit() else None
+
+
+def _parenthesized(text: str, s: int, end: int) -> Span | None:
+    """The paragraph opening at ``s`` with ``(``, when the parenthesis it opens closes at the
+    paragraph's end (a paragraph wholly in parentheses); else None ("(a) If …" is an item)."""
+    para = BLANK_LINE_RE.search(text, s, end)
+    stop = para.start() if para else end
+    depth = 0
+    for i in range(s, stop):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                rest = text[i + 1 : stop]
+                return Span(s, i + 1 + len(rest.rstrip())) if not rest.strip(" \t\r\n.") else None
+    return None
 
 
 def is_motto(raw: str) -> bool:
@@ -45,8 +64,9 @@ def find_notes(
     text: str, start: int, end: int, spans: list[Span], unclosed: list[int], opener: re.Pattern[str]
 ) -> list[Span]:
     """Commentary in ``text[start:end]`` outside ``spans`` (page markers), in text order: ``[`` at a
-    line start to its matching ``]``, or a paragraph opening with ``*Note*``, ``NOTE.`` (Cavendish's
-    Piquet, law 71) or, in a book whose pages are ``{N}``, a footnote number ``[23]``. ``opener`` is
+    line start to its matching ``]``, a paragraph wholly in parentheses, or a paragraph opening with
+    ``*Note*``, ``NOTE.`` (Cavendish's Piquet, law 71) or, in a book whose pages are ``{N}``, a
+    footnote ``[23]`` or ``[A]``. ``opener`` is
     the :data:`NOTE_OPENERS` pattern of the document's page-marker style.
 
     A note not closed by then ends at a blank line, at a line that opens with a law number, or
@@ -62,6 +82,13 @@ def find_notes(
         s = m.start(1)
         if s in blocked:
             pos = m.end()
+            continue
+        if text[s] == "(":  # only a paragraph of its own: "4. … &c.\n(_as in Bridge_)." is the law's text
+            opens_paragraph = s == start or not text[max(start, text.rfind("\n", start, text.rfind("\n", start, s))) : s].strip()
+            note = _parenthesized(text, s, end) if opens_paragraph else None
+            if note is not None:
+                notes.append(note)
+            pos = note.end if note is not None else m.end()
             continue
         if text[s] != "[" or FOOTNOTE_RE.match(text, s):  # "*Note* …", "NOTE.--…", a footnote "[23] …"
             para = BLANK_LINE_RE.search(text, s, end)

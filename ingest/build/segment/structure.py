@@ -16,6 +16,14 @@ _CAPS_HEADING_RE = re.compile(r"[ \t]*[A-ZÀ-Ý][A-ZÀ-Ý0-9 ,.'’&:;()\-—]{2
 # "_The Deal_." (Peel), not "_When … Declared._"
 _ITALIC_HEADING_RE = re.compile(r"[ \t]*_[^_\n]{1,59}[^_.\n]_\.?[ \t]*")
 _BOLD_HEAD_RE = re.compile(r"(?m)^[ \t]*_=")
+# a line in capitals with a finite verb states a rule ("THERE IS NO MISDEAL.", Elwell 1907); a
+# heading names a subject ("CARDS LIABLE TO BE CALLED.")
+_FINITE_VERB_RE = re.compile(r"\b(?:IS|ARE|MUST|MAY|SHALL|SHOULD|CANNOT|CAN|WILL|HAS|HAVE|DOES)\b")
+
+
+def is_rule(line: str) -> bool:
+    """Whether a line in capitals is a rule (it has a finite verb) rather than a heading."""
+    return _FINITE_VERB_RE.search(line) is not None
 _LEAD_IN_RE = re.compile(r"(?:--|—|:|,|;)\s*$")
 _ITEM_RE = re.compile(r"[ \t]{2,}(?:[a-z]|\d+(?:st|d|nd|rd|th)\.|\([a-z0-9]+\))\s")
 
@@ -25,7 +33,8 @@ def find_structure(doc: Document, span: Span, notes: list[Span]) -> tuple[list[t
     outside ``notes``, each list in text order.
 
     A heading is a Markdown ``#`` line, or, after a blank line, a line in capitals
-    (``THE RUBBER.``) or wholly in italics (``_The Deal_.``) that does not open with a law number.
+    (``THE RUBBER.``) or wholly in italics (``_The Deal_.``) that does not open with a law number;
+    a line in capitals that states a rule (:func:`is_rule`) is not a heading.
     """
     text = doc.text
     blocked = Blocked(notes)
@@ -53,7 +62,7 @@ def find_structure(doc: Document, span: Span, notes: list[Span]) -> tuple[list[t
             prev_blank
             and not starts_with_label(text, content.start)
             and (
-                (_CAPS_HEADING_RE.fullmatch(line) and sum(ch.isalpha() for ch in stripped) >= 3)
+                (_CAPS_HEADING_RE.fullmatch(line) and sum(ch.isalpha() for ch in stripped) >= 3 and not is_rule(line))
                 or _ITALIC_HEADING_RE.fullmatch(line)
             )
         ):
