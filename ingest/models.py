@@ -39,6 +39,11 @@ class CodeSpec:
     numbering: str = "auto"  # "auto", "letters" (A. B. …) or "unnumbered"
     unit: str = "block"  # unnumbered laws: "block" (between * * * and headings) or "paragraph"
     law_style: str | None = None  # force the laws' numbering style, e.g. "LAW upper"
+    authority: str | None = None  # the club, league, committee or compiler that issued the code
+    year: int | None = None  # the year the code was adopted or last revised (not the book's year)
+    edition: str | None = None
+    aliases: tuple[str, ...] = ()  # names it is cited by: "Club Code", "American Laws"
+    family: str | None = None  # its family of games (None: its game's family in games.toml)
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,7 @@ class Law:
     mentions: list[Mention] = field(default_factory=list)
     witness_of: str | None = None  # for an excerpt's law: the same law in the catalogued book
     decision: Decision | None = None  # the situations it decides and the remedies it gives
+    citation: str | None = None  # its short citation, unique among the books' laws (the link stage)
 
     @property
     def code_id(self) -> str:

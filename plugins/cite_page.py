@@ -40,7 +40,13 @@ async def cite_view(datasette, request):
         text, error = "", "the text is too long (20,000 characters at most)"
     else:
         error = None
-    results = resolver_for(Path(db.path)).cite(text, context=context) if text else []
+    resolver = resolver_for(Path(db.path))
+    if context and resolver.law(context) is None:
+        message = f"context: no law with id {context!r}"
+        if wants_json:
+            return Response.json({"ok": False, "error": message}, status=400)
+        text, error, context = "", message, None
+    results = resolver.cite(text, context=context) if text else []
     if wants_json:
         if not text:
             return Response.json({"ok": False, "error": error or "give the text: ?text=…"}, status=400)
@@ -51,7 +57,8 @@ async def cite_view(datasette, request):
     html = linked(text, results, lambda law_id: datasette.urls.path(f"/law/{law_id}"))
     context_ = {"text": text, "context": context or "", "error": error, "results": results,
                 "html": html, "titles": titles, "metadata": datasette.metadata()}
-    return Response.html(await datasette.render_template("cite.html", context_, request=request))
+    return Response.html(await datasette.render_template("cite.html", context_, request=request),
+                         status=400 if error else 200)
 
 
 @hookimpl

@@ -11,7 +11,6 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from ingest import vocabulary
-from ingest.query.citation import short_citation
 from ingest.query.serve import DATABASE_NAME
 
 
@@ -71,7 +70,7 @@ async def compare_situation(datasette, request):
     family = request.args.get("family") or None
     games = await _games(db, family, families)
     laws = [dict(r) for r in (await db.execute(
-        "select l.id, l.game, l.source, l.number, l.kind, l.text, l.page_start, l.page_end, p.number as parent_number, "
+        "select l.id, l.game, l.source, l.number, l.kind, l.text, l.page_start, l.page_end, l.citation, "
         "s.title as source_title, s.author, s.year, g.name as game_name from law_situations ls "
         "join laws l on l.id = ls.law_id join sources s on s.slug = l.source join games g on g.slug = l.game "
         "left join laws p on p.id = l.parent where ls.situation_id = ? and l.witness_of is null order by l.ordinal",
@@ -90,8 +89,7 @@ async def compare_situation(datasette, request):
             book["laws"].append({
                 "id": law["id"], "number": law["number"], "kind": law["kind"], "text": law["text"],
                 "remedies": [r for r, _ in sorted(remedies.get(law["id"], []))],
-                "citation": short_citation(law, {"title": law["source_title"], "author": law["author"], "year": law["year"]},
-                                           law["game_name"], law["parent_number"]),
+                "citation": law["citation"],
                 "html": _marked(law["text"], [t for _, t in remedies.get(law["id"], [])]),
             })
         columns.append({"game": g["slug"], "name": g["name"], "books": list(books.values())})

@@ -71,6 +71,33 @@ def test_unknown_catalog_key_is_an_error(tmp_path):
         load_catalog(path)
 
 
+@pytest.mark.parametrize("fields, message", [
+    ('family = "canasta"', r"code\[1\]: field 'family' = 'canasta' is not a family"),
+    ('aliases = ["Club Code", "club  code"]', r"code\[1\]: field 'aliases' names 'Club Code' twice"),
+    ("year = 1650", r"code\[1\]: field 'year' = 1650 is not the year of a code \(1700–1950\)"),
+    ('year = "1900"', r"code\[1\]: field 'year' must be int"),
+])
+def test_bad_code_records_name_the_file_and_field(tmp_path, fields, message):
+    path = tmp_path / "catalog.toml"
+    path.write_text('[[book]]\nslug = "x"\ntitle = "X"\ndownload = "https://example.org/x.txt"\n'
+                    f'[[book.code]]\ngame = "whist"\nstart = "LAWS"\n{fields}\n')
+    with pytest.raises(CorpusError, match=str(path).replace(".", r"\.") + r": book 'x', " + message):
+        load_catalog(path)
+
+
+def test_codes_are_records_with_authority_year_and_aliases(books_conn):
+    import json
+
+    code = books_conn.execute("select * from codes where id = 'hoffmann-hoyles-games-modernized-1909/whist'").fetchone()
+    # the book's heading: "(Reprinted, by permission, from the Revised Code, 1900.)"
+    assert (code["year"], code["edition"], code["family"], code["numbered"]) == (1900, "Revised Code, 1900", "whist", 1)
+    assert "Revised Code" in json.loads(code["aliases"])
+    elwell = books_conn.execute("select numbered, year from codes where id = 'elwell-bridge-axioms-and-laws-1907/bridge'").fetchone()
+    assert tuple(elwell) == (0, 1907)
+    auction = books_conn.execute("select family from codes where id = 'foster-complete-hoyle-1914/auction-bridge'").fetchone()
+    assert auction["family"] == "bridge"
+
+
 def test_missing_books_are_reported_not_fatal(tmp_path, catalog, tagger):
     from ingest.paths import SEEDS
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from ingest.build.pipeline import build
 from ingest.cli import main
-from ingest.evaluate.citations import evaluate, load_cases
+from ingest.evaluate.citations import evaluate, load_cases, round_trip
 from ingest.paths import SEEDS
 from ingest.query.serve import make_datasette
 
@@ -28,13 +28,42 @@ def test_resolver_on_the_hand_made_cases(books_db):
     assert result["precision"] >= 0.95 and result["recall"] >= 0.95  # measured 1.000 and 0.991
 
 
+def test_every_law_of_the_books_has_a_short_citation_that_reads_back_as_itself(books_db):
+    result = round_trip(sqlite3.connect(books_db.db_path))
+    assert result["failures"] == [] and result["laws"] >= 1490
+    conn = sqlite3.connect(books_db.db_path)
+    citation = dict(conn.execute("select id, citation from laws where id in ('hoffmann-hoyles-games-modernized-1909/ecarte/31', "
+                                 "'elwell-bridge-axioms-and-laws-1907/bridge/36/c', '002_acea09cb2742a4b7/ecarte/31', "
+                                 "'hoffmann-hoyles-games-modernized-1909/dummy/3')"))
+    assert citation == {
+        "hoffmann-hoyles-games-modernized-1909/ecarte/31": "Écarté law 31 (Hoffmann 1909)",
+        "002_acea09cb2742a4b7/ecarte/31": "Écarté law 31 (Hoffmann 1909)",  # the excerpt cites its book's law
+        "elwell-bridge-axioms-and-laws-1907/bridge/36/c": "Bridge ¶ 36 (c) (Elwell 1907)",  # printed without numbers
+        "hoffmann-hoyles-games-modernized-1909/dummy/3": "Whist law 3 (Hoffmann 1909, Dummy Whist)",
+    }
+
+
+def test_ranges_lists_and_inherited_qualifiers_in_the_json(books_db):
+    db = str(books_db.db_path)
+    text = "Under Piquet law 12 (Cavendish) the elder hand may claim; see also law 14, and Laws 53 to 56 of Whist (Hoffmann)."
+    rows = json.loads(CliRunner().invoke(main, ["cite", text, "--json", "--db", db]).stdout)
+    assert [(r["text"], r["status"], r["inferred"]) for r in rows] == [
+        ("Piquet law 12 (Cavendish)", "resolved", []), ("law 14", "resolved", ["game", "code"]),
+        ("Laws 53 to 56 of Whist (Hoffmann)", "resolved", [])]
+    assert rows[1]["laws"] == ["cavendish-laws-of-piquet-8th-ed/piquet/14"]
+    assert [m["number"] for m in rows[2]["members"]] == ["53", "54", "55", "56"]
+    assert rows[2]["laws"] == [f"hoffmann-hoyles-games-modernized-1909/whist/{n}" for n in range(53, 57)]
+    bad = CliRunner().invoke(main, ["cite", "Law 3", "--context", "no/such/law", "--db", db])
+    assert bad.exit_code == 1 and "--context: no law with id 'no/such/law'" in bad.stderr
+
+
 def test_cli_cite_json_contract(books_db):
     text = "Under Écarté law 31 (Hoyle's Games Modernized) the non-dealer may claim a fresh deal; Canasta law 3 is no law."
     result = CliRunner().invoke(main, ["cite", text, "--json", "--db", str(books_db.db_path)])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert rows[0] == {"text": "Écarté law 31 (Hoyle's Games Modernized)", "start": 6, "end": 46,
-                       "status": "resolved", "laws": ["hoffmann-hoyles-games-modernized-1909/ecarte/31"]}
+                       "status": "resolved", "laws": ["hoffmann-hoyles-games-modernized-1909/ecarte/31"], "inferred": []}
     assert rows[1]["status"] == "unresolved" and rows[1]["reason"] == "no such game: Canasta"
     ambiguous = json.loads(CliRunner().invoke(main, ["cite", "Laws of Poker §13", "--json", "--db", str(books_db.db_path)]).stdout)
     assert ambiguous[0]["status"] == "ambiguous" and ambiguous[0]["laws"] == [
@@ -51,13 +80,20 @@ def test_cli_cite_relative_reference_needs_a_context(books_db):
 
 
 async def test_cite_page_links_the_text_and_json_matches(ds):
-    html = (await ds.client.get("/-/cite", params={"text": "Under Bridge Law 42 <b>and</b> Skat law 99."})).text
-    assert '<a class="cite cite-resolved" href="/law/hoffmann-hoyles-games-modernized-1909/bridge/42">Bridge Law 42</a>' in html
+    html = (await ds.client.get("/-/cite", params={"text": "Under Bridge Law 42 (Hoffmann) <b>and</b> Skat law 99."})).text
+    assert ('<a class="cite cite-resolved" href="/law/hoffmann-hoyles-games-modernized-1909/bridge/42">'
+            'Bridge Law 42 (Hoffmann)</a>') in html
     assert "&lt;b&gt;and&lt;/b&gt;" in html and "no law 99 in Skat" in html
-    data = (await ds.client.get("/-/cite.json", params={"text": "Bridge Law 42"})).json()
-    assert data == [{"text": "Bridge Law 42", "start": 0, "end": 13, "status": "resolved",
-                     "laws": ["hoffmann-hoyles-games-modernized-1909/bridge/42"]}]
+    data = (await ds.client.get("/-/cite.json", params={"text": "Bridge Law 42 (Hoffmann)"})).json()
+    assert data == [{"text": "Bridge Law 42 (Hoffmann)", "start": 0, "end": 24, "status": "resolved",
+                     "laws": ["hoffmann-hoyles-games-modernized-1909/bridge/42"], "inferred": []}]
+    # "Bridge" also names Foster's American Laws of Bridge (an auction code): both are listed
+    both = (await ds.client.get("/-/cite.json", params={"text": "Bridge Law 42"})).json()
+    assert both[0]["status"] == "ambiguous" and both[0]["laws"] == [
+        "foster-complete-hoyle-1914/auction-bridge/42", "hoffmann-hoyles-games-modernized-1909/bridge/42"]
     assert (await ds.client.get("/-/cite.json")).status_code == 400
+    unknown = await ds.client.get("/-/cite.json", params={"text": "Law 3", "context": "no/such/law"})
+    assert unknown.status_code == 400 and "context" in unknown.json()["error"]
 
 
 async def test_cross_references_and_cited_by_on_law_pages(books_db, ds):
@@ -72,11 +108,11 @@ async def test_cross_references_and_cited_by_on_law_pages(books_db, ds):
     refs = [r[0] for r in conn.execute("select target_id from cross_references where law_id = "
                                        "'hoffmann-hoyles-games-modernized-1909/auction-bridge/5-to-10' order by target_id")]
     assert refs == sorted(f"hoffmann-hoyles-games-modernized-1909/bridge/{n}" for n in range(5, 11))
-    # every citation the books make of their own laws resolves (76 places, read by hand), and no
-    # word after "law" is taken for a number
+    # every citation the books make of their own laws resolves (77 places, read by hand: with "37 f",
+    # Foster's Auction law 38 citing clause (f) of law 37), and no word after "law" is taken for a number
     unresolved = conn.execute("select law_id, text from cross_references where status != 'resolved'").fetchall()
     assert unresolved == []
-    assert conn.execute("select count(distinct law_id || ':' || start) from cross_references").fetchone()[0] == 76
+    assert conn.execute("select count(distinct law_id || ':' || start) from cross_references").fetchone()[0] == 77
 
 
 async def test_short_paths(ds):

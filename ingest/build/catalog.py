@@ -16,14 +16,15 @@ from pathlib import Path
 
 from ..models import CodeSpec, CorpusError, Source
 from ..paths import CORPUS
-from .corpus import SLUG_RE
+from .corpus import SLUG_RE, check_aliases_per_game, check_code_record
 from .segment.notes import footnote_at
 
 CATALOG = CORPUS / "catalog.toml"
 
 _BOOK_KEYS = {"slug", "title", "author", "year", "edition", "address", "url", "download", "licence",
               "page_marker", "sha256", "kind", "rules", "code", "footnotes"}
-_CODE_KEYS = {"game", "slug", "title", "kind", "numbering", "unit", "law_style", "start", "end", "after"}
+_CODE_KEYS = {"game", "slug", "title", "kind", "numbering", "unit", "law_style", "start", "end", "after",
+              "authority", "year", "edition", "aliases", "family"}
 _AREA_KEYS = {"start", "end", "after"}
 BOOK_KINDS = ("laws", "rulings", "commentary")
 
@@ -43,6 +44,11 @@ class CodeEntry:
     numbering: str = "auto"
     unit: str = "block"
     law_style: str | None = None
+    authority: str | None = None
+    year: int | None = None
+    edition: str | None = None
+    aliases: tuple[str, ...] = ()
+    family: str | None = None
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,8 @@ def load_catalog(path: Path = CATALOG) -> list[BookEntry]:
                 raise CorpusError(f"{where}: 'game' and 'start' are required")
             if not SLUG_RE.match(c.get("slug", c["game"])):
                 raise CorpusError(f"{where}: {c.get('slug', c['game'])!r} is not a slug")
-            codes.append(CodeEntry(**{"slug": c["game"], **c}))
+            check_code_record(c, where)
+            codes.append(CodeEntry(**{"slug": c["game"], **c, "aliases": tuple(c.get("aliases", ()))}))
         slugs = [c.slug for c in codes]
         if len(set(slugs)) != len(slugs):
             raise CorpusError(f"{path}: book {name!r}: two codes share a slug; give one a 'slug'")
@@ -169,8 +176,11 @@ def book_source(book: BookEntry, path: Path, data: bytes, text: str) -> Source:
         codes.append(CodeSpec(
             slug=entry.slug, game=entry.game, title=entry.title, start_line=first + 1, end_line=last + 1,
             kind=entry.kind, numbering=entry.numbering, unit=entry.unit, law_style=entry.law_style,
+            authority=entry.authority, year=entry.year, edition=entry.edition, aliases=entry.aliases,
+            family=entry.family,
         ))
         pos = last + 1
+    check_aliases_per_game(codes, f"{CATALOG}: book {book.slug!r}")
     return Source(
         slug=book.slug, path=path, title=book.title, sha256=hashlib.sha256(data).hexdigest(),
         codes=tuple(codes), author=book.author, year=book.year, url=book.url,

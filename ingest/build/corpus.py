@@ -12,6 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from .. import vocabulary
 from ..models import CodeSpec, CorpusError, Source
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -29,7 +30,44 @@ _TOP_KEYS = {
     "codes": list,
     "sections": list,  # the old name of "codes", still read with a warning
 }
-_CODE_KEYS = {"game": str, "title": str, "start_line": int, "end_line": int, "slug": str}
+_CODE_TYPES = {"authority": str, "year": int, "edition": str, "aliases": list, "family": str, "title": str}
+_CODE_KEYS = {"game": str, "title": str, "start_line": int, "end_line": int, "slug": str,
+              "authority": str, "year": int, "edition": str, "aliases": list, "family": str}
+
+
+def check_code_record(c: dict, where: str) -> None:
+    """Check what a catalog entry or sidecar says a code is (``authority``, ``year``, ``edition``,
+    ``aliases``, ``family``). Raises :class:`CorpusError` naming ``where`` and the field: a wrong
+    type, a year outside 1700–1950, an alias given twice, a family that ``games.toml`` does not
+    know."""
+    for key, typ in _CODE_TYPES.items():
+        if key in c and not isinstance(c[key], typ) or (typ is int and isinstance(c.get(key), bool)):
+            raise CorpusError(f"{where}: field {key!r} must be {typ.__name__}")
+    if "year" in c and not 1700 <= c["year"] <= 1950:
+        raise CorpusError(f"{where}: field 'year' = {c['year']} is not the year of a code (1700–1950)")
+    aliases = c.get("aliases", [])
+    if not all(isinstance(a, str) and a.strip() for a in aliases):
+        raise CorpusError(f"{where}: field 'aliases' must be a list of names")
+    folded = [" ".join(a.lower().split()) for a in aliases]
+    dup = next((a for a, f in zip(aliases, folded) if folded.count(f) > 1), None)
+    if dup:
+        raise CorpusError(f"{where}: field 'aliases' names {dup!r} twice")
+    known = set(vocabulary.families()) | set(vocabulary.games())
+    if "family" in c and c["family"] not in known:
+        raise CorpusError(f"{where}: field 'family' = {c['family']!r} is not a family in ingest/vocabulary/games.toml "
+                          f"(families: {', '.join(sorted(vocabulary.families()))}, or a game)")
+
+
+def check_aliases_per_game(codes: list[CodeSpec], where: str) -> None:
+    """Raise :class:`CorpusError` (naming ``where``) when one alias names two codes of one game in a
+    book: a citation by that name could not tell them apart."""
+    seen: dict[tuple[str, str], str] = {}
+    for code in codes:
+        for alias in code.aliases:
+            key = (code.game, " ".join(alias.lower().split()))
+            if key in seen and seen[key] != code.slug:
+                raise CorpusError(f"{where}: alias {alias!r} names two {code.game} codes ({seen[key]!r} and {code.slug!r})")
+            seen[key] = code.slug
 
 
 def find_texts(corpus_dirs: list[Path]) -> list[Path]:
@@ -194,5 +232,9 @@ def _read_codes(sidecar: Path, tables: list, line_count: int, name: str = "codes
         used[slug] = 1
         if not SLUG_RE.match(slug):
             raise CorpusError(f"{sidecar}: field {where}slug = {slug!r} is not a slug")
-        codes.append(CodeSpec(slug, sec["game"], sec.get("title"), start, end))
+        check_code_record(sec, f"{sidecar}: {where[:-1]}")
+        codes.append(CodeSpec(slug, sec["game"], sec.get("title"), start, end, authority=sec.get("authority"),
+                              year=sec.get("year"), edition=sec.get("edition"),
+                              aliases=tuple(sec.get("aliases", ())), family=sec.get("family")))
+    check_aliases_per_game(codes, str(sidecar))
     return codes

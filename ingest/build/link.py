@@ -4,6 +4,7 @@
 - :func:`link_excerpts`: an excerpt's law becomes a witness of its book's law (``witness_of``);
 - :func:`cross_references`: the citations inside laws, resolved to laws;
 - :func:`ruling_citations`: the citations in rulings, resolved to laws;
+- :func:`short_citations`: each law's short citation, the shortest the resolver reads back as it;
 - :func:`parallels`: each law's nearest laws by sentence vector, in other games and other books.
 
 Every function takes and returns typed records (:mod:`ingest.models`); none touches the database.
@@ -15,7 +16,8 @@ import re
 
 import numpy as np
 
-from ..cite import CitableLaw, CitableSource, Resolver
+from ..citation import law_label, short_candidates
+from ..cite import CitableCode, CitableLaw, CitableSource, Resolver
 from ..models import CrossReference, Document, Law, Parallel, Ruling, RulingCitation, Segmentation
 from .segment.notes import FOOTNOTE_RE
 
@@ -63,9 +65,56 @@ def resolver_for(docs: list[Document], laws: list[Law], games: dict[str, str]) -
     """A citation resolver over the laws being built (``games``: the games they belong to)."""
     sources = [CitableSource(d.source.slug, d.source.title, d.source.author, d.source.year, d.source.kind)
                for d in docs]
+    codes = [CitableCode(f"{d.source.slug}/{c.slug}", d.source.slug, c.game, c.title or games.get(c.game, c.game),
+                         c.authority, c.year, c.edition, c.aliases, c.numbering != "unnumbered", c.kind)
+             for d in docs for c in d.source.codes]
     citable = [CitableLaw(law.id, law.source, law.game, law.code_id, law.number, law.kind, law.parent,
-                          law.ordinal, law.numbered, law.witness_of) for law in laws]
-    return Resolver(games, sources, citable)
+                          law.ordinal, law.numbered, law.witness_of, law.text) for law in laws]
+    return Resolver(games, sources, citable, codes)
+
+
+def short_citations(resolver: Resolver, docs: list[Document], laws: list[Law], games: dict[str, str]) -> list[str]:
+    """Set each law's ``citation``: of :func:`~ingest.citation.short_candidates`, the first that the
+    resolver reads back as exactly this law (a range entry: as the laws it points to); an excerpt's
+    law takes the citation of the book's law it witnesses. Returns the ids of laws no candidate
+    names alone (they keep the most specific one); a number printed twice is cited as "…, the
+    second so numbered"."""
+    sources = {d.source.slug: d.source for d in docs}
+    codes = {f"{d.source.slug}/{c.slug}": c for d in docs for c in d.source.codes}
+    by_id = {law.id: law for law in laws}
+    alone_not = []
+    for law in laws:
+        if law.witness_of:
+            continue
+        src, code = sources[law.source], codes[law.code_id]
+        label = law_label(law.kind, law.id, games[law.game], code.numbering != "unnumbered")
+        names = [*code.aliases, code.title or games[law.game]]
+        candidates = short_candidates(label, {"author": src.author, "title": src.title, "year": src.year}, names)
+        if src.kind == "excerpt":  # an excerpt whose book is not built: cite the book it is taken from
+            law.citation = candidates[0]
+            continue
+        law.citation = next((c for c in candidates if _names_alone(resolver, c, law)), None)
+        if law.citation is None:
+            copies = sorted(i for i in by_id if re.sub(r"~\d+$", "", i) == re.sub(r"~\d+$", "", law.id))
+            if len(copies) > 1:  # a number the book prints twice: say which
+                law.citation = f"{candidates[0]}, the {ORDINALS[copies.index(law.id)]} so numbered"
+            else:
+                law.citation = candidates[-1]
+                alone_not.append(law.id)
+    for law in laws:
+        if law.witness_of and law.witness_of in by_id:
+            law.citation = by_id[law.witness_of].citation
+    return alone_not
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def _names_alone(resolver: Resolver, citation: str, law: Law) -> bool:
+    found = resolver.cite(citation)
+    if len(found) != 1 or found[0].status != "resolved" or found[0].citation.text != citation:
+        return False
+    return law.kind == "reference" or found[0].laws == [law.id]
 
 
 def cross_references(resolver: Resolver, laws: list[Law]) -> list[CrossReference]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from .. import vocabulary
 from ..models import Document, Entity, LawVector, Links, Ruling, Segmentation
 from ..paths import VIEWS
 from ..vocabulary import SituationEntry
@@ -51,6 +52,9 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
     yield "codes", (
         {"id": f"{d.source.slug}/{s.code.slug}", "source": d.source.slug, "game": s.code.game,
          "title": s.code.title or f"Laws of {corpus.games.get(s.code.game, s.code.game)}",
+         "authority": s.code.authority, "year": s.code.year, "edition": s.code.edition,
+         "aliases": list(s.code.aliases), "family": s.code.family or vocabulary.family_of(s.code.game),
+         "numbered": int(s.code.numbering != "unnumbered"), "kind": s.code.kind,
          "line_start": s.code.start_line or 1, "line_end": s.code.end_line or d.line_count,
          "laws": sum(1 for law in s.laws if law.kind == "law")}
         for d, s in segs
@@ -62,7 +66,7 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
          "line_start": law.line_start, "line_end": law.line_end, "entities": law.entity_ids,
          "numbered": int(law.numbered), "witness_of": law.witness_of,
          "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
-         "situations": sorted(law.decision.situations) if law.decision else []}
+         "situations": sorted(law.decision.situations) if law.decision else [], "citation": law.citation}
         for law in laws
     )
     yield "fragments", (

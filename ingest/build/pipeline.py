@@ -19,7 +19,7 @@ from ..models import CorpusError, Document, Law, Links, Ruling, Segmentation
 from ..situations import SituationTagger
 from ..tag import Tagger
 from .catalog import BookEntry, footnotes, load_catalog
-from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations
+from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations, short_citations
 from .load import Corpus, write_database
 from .read import read_books, read_corpus, read_rulings, unique_slugs
 from .rulings import markdown_ruling, split_rulings
@@ -141,6 +141,9 @@ def build(
     resolver = resolver_for(docs, laws, used)
     rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
     links = Links(cross_references(resolver, laws), ruling_citations(resolver, rulings, rules))
+    for law_id in short_citations(resolver, docs, laws, vocabulary.games()):
+        if law_id.split("/")[0] in books:  # the seeds' own laws need no unique citation
+            warnings.append(f"{law_id}: no short citation names it alone (please report it)")
 
     # embed
     vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)

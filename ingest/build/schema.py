@@ -28,14 +28,15 @@ TABLES: dict[str, Table] = {
         pk="slug",
     ),
     "codes": Table(
-        {"id": str, "source": str, "game": str, "title": str, "line_start": int, "line_end": int, "laws": int},
+        {"id": str, "source": str, "game": str, "title": str, "authority": str, "year": int, "edition": str,
+         "aliases": str, "family": str, "numbered": int, "kind": str, "line_start": int, "line_end": int, "laws": int},
         pk="id", foreign_keys=(("source", "sources", "slug"), ("game", "games", "slug")), indexes=(("source",),),
     ),
     "laws": Table(
         {"id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
          "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
          "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
-         "numbered": int, "witness_of": str, "content_hash": str, "situations": str},
+         "numbered": int, "witness_of": str, "content_hash": str, "situations": str, "citation": str},
         pk="id", not_null=frozenset({"source", "game", "code", "number", "kind", "text", "raw_text"}),
         foreign_keys=(("source", "sources", "slug"), ("game", "games", "slug"), ("code", "codes", "id"),
                       ("parent", "laws", "id"), ("witness_of", "laws", "id")),

@@ -16,6 +16,7 @@ from ..cite import Resolver
 from ..paths import PROJECT_ROOT
 
 CASES = PROJECT_ROOT / "tests" / "cite" / "citations.jsonl"
+HELD_OUT = PROJECT_ROOT / "tests" / "cite" / "heldout.jsonl"
 
 
 def load_cases(path: Path = CASES) -> list[dict]:
@@ -45,3 +46,38 @@ def evaluate(conn: sqlite3.Connection, cases: list[dict]) -> dict:
             misses.append((case, got_status, sorted(got_laws), [r.citation.text for r in results]))
     return {"cases": len(cases), "exact": status_ok, "precision": tp / returned if returned else 1.0,
             "recall": tp / expected if expected else 1.0, "misses": misses}
+
+
+def by_kind(conn: sqlite3.Connection, cases: list[dict]) -> dict[str, dict]:
+    """:func:`evaluate` on each kind of case (``kind``: code-name, clause, range-list, …)."""
+    kinds = sorted({c.get("kind", "") for c in cases})
+    return {k: evaluate(conn, [c for c in cases if c.get("kind", "") == k]) for k in kinds}
+
+
+def round_trip(conn: sqlite3.Connection) -> dict:
+    """Read every law's short citation (``laws.citation``) back through the resolver, for the laws
+    of the catalogued books (an excerpt's law: as its book's law). A law reads back when its
+    citation resolves to exactly it; a range entry, to the laws it points to; a number the book
+    prints twice, as ambiguous among its copies. Returns counts and the failures
+    ``(law id, citation, what came back)``."""
+    conn.row_factory = sqlite3.Row
+    resolver = Resolver.from_db(conn)
+    rows = conn.execute("select l.id, l.kind, l.citation, l.witness_of from laws l join sources s on s.slug = l.source "
+                        "where s.kind = 'laws' and l.source not glob '[0-9][0-9][0-9]_*'").fetchall()
+    ok, duplicates, failures = 0, 0, []
+    for r in rows:
+        found = resolver.cite(r["citation"])
+        got = [(x.status, x.laws) for x in found]
+        want = r["witness_of"] or r["id"]
+        if "so numbered" in r["citation"]:
+            duplicates += 1
+            good = len(found) == 1 and found[0].status == "ambiguous" and want in found[0].laws
+        elif r["kind"] == "reference":
+            good = len(found) == 1 and found[0].status == "resolved" and bool(found[0].laws)
+        else:
+            good = len(found) == 1 and found[0].status == "resolved" and found[0].laws == [want]
+        if good:
+            ok += 1
+        else:
+            failures.append((r["id"], r["citation"], got))
+    return {"laws": len(rows), "ok": ok, "duplicates": duplicates, "failures": failures}

@@ -1,41 +1,30 @@
 """Laws: everything known of one law, read from a built database in one place, for the law page,
 its exports (``.json``, ``.bib``, ``.csl.json``) and ``cardlaws show``.
 
-:func:`law_record` returns a :class:`LawRecord` (None for an unknown id); :func:`law_label` is the
-one way a law is named in lists and citations (``Écarté law 31``, ``Bridge law 39 (V)``,
+:func:`law_record` returns a :class:`LawRecord` (None for an unknown id); laws in lists carry the
+one label :func:`ingest.citation.law_label` gives them (``Écarté law 31``, ``Bridge law 39 (V)``,
 ``Whist etiquette 3``).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .citation import bibtex, csl_json, full_citation, pages, short_citation
-
-
-def law_label(kind: str, number: str, game_name: str, parent_number: str | None = None) -> str:
-    """How a law is named: ``Écarté law 31``; a clause under its law, ``Bridge law 39 (V)``, or
-    alone when its law is not in the text, ``Bridge clause V``; an etiquette rule,
-    ``Whist etiquette 3``."""
-    if kind == "clause":
-        return f"{game_name} law {parent_number} ({number})" if parent_number else f"{game_name} clause {number}"
-    if kind == "etiquette":
-        return f"{game_name} etiquette {number}"
-    return f"{game_name} law {number}"
-
+from ..citation import bibtex, csl_json, full_citation, law_label, pages, who
 
 # a law named in a list: its id, label and book; joined from laws (alias l), games (g), sources (s)
-_COLUMNS = ("l.id, l.kind, l.number, substr(l.text, 1, 200) as opening, g.name as game_name, "
-            "p.number as parent_number, s.title as source_title")
-_JOINS = "join games g on g.slug = l.game join sources s on s.slug = l.source left join laws p on p.id = l.parent"
+_COLUMNS = ("l.id, l.kind, l.number, l.numbered, l.citation, substr(l.text, 1, 200) as opening, "
+            "g.name as game_name, s.title as source_title")
+_JOINS = "join games g on g.slug = l.game join sources s on s.slug = l.source"
 _LISTED = f"{_COLUMNS} from laws l {_JOINS}"
 
 
 def _labelled(row: Mapping) -> dict:
     out = dict(row)
-    out["label"] = law_label(row["kind"], row["number"], row["game_name"], row["parent_number"])
+    out["label"] = law_label(row["kind"], row["id"], row["game_name"], bool(row["numbered"]))
     return out
 
 
@@ -63,12 +52,8 @@ class LawRecord:
     next: dict | None = None
 
     @property
-    def parent_number(self) -> str | None:
-        return self.parent["number"] if self.parent else None
-
-    @property
     def label(self) -> str:
-        return law_label(self.law["kind"], self.law["number"], self.game["name"], self.parent_number)
+        return law_label(self.law["kind"], self.law["id"], self.game["name"], bool(self.law["numbered"]))
 
     @property
     def pages(self) -> str | None:
@@ -76,28 +61,29 @@ class LawRecord:
 
     @property
     def short_citation(self) -> str:
-        return short_citation(self.law, self.source, self.game["name"], self.parent_number)
+        """The citation the build chose (unique among the books' laws), else the label and book."""
+        return self.law.get("citation") or f"{self.label} ({who(self.source)})"
 
     @property
     def full_citation(self) -> str:
-        return full_citation(self.law, self.source, self.game["name"], self.parent_number,
-                             self.code["title"] if self.code else None)
+        return full_citation(self.label, self.law, self.source, self.code)
 
     @property
     def bibtex(self) -> str:
-        return bibtex(self.law, self.source, self.game["name"], self.parent_number)
+        return bibtex(self.label, self.law, self.source)
 
     @property
     def csl_json(self) -> dict:
-        return csl_json(self.law, self.source, self.game["name"], self.parent_number)
+        return csl_json(self.label, self.law, self.source)
 
     def as_json(self) -> dict:
         """The record of ``/law/<id>.json`` and ``cardlaws show --json``: the law's columns (less
         its vector-facing ones), its citations, book, code, clauses and situations."""
-        law = {k: v for k, v in self.law.items() if k not in ("entities", "situations", "content_hash")}
+        law = {k: v for k, v in self.law.items() if k not in ("entities", "situations", "content_hash", "citation")}
         return {
             **law, "label": self.label, "short_citation": self.short_citation, "full_citation": self.full_citation,
-            "game_name": self.game["name"], "book": self.source, "code_record": self.code,
+            "game_name": self.game["name"], "book": self.source,
+            "code_record": {**self.code, "aliases": json.loads(self.code["aliases"] or "[]")} if self.code else None,
             "clauses": [c["id"] for c in self.clauses], "decides": [s["id"] for s in self.decides],
             "remedies": [r["remedy"] for r in self.remedies],
             "entities": sorted({m["entity_id"] for m in self.mentions}),

@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import vocabulary
+from ..citation import law_label
 from ..embed import load_embedder
 from .cache import per_database
-from .laws import law_label
 
 MODES = ("hybrid", "lexical", "dense")
 RRF_K = 60
@@ -70,11 +70,12 @@ class Hit:
     matched: list[str] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
     parent_number: str | None = None
+    numbered: bool = True
 
     @property
     def label(self) -> str:
         """``Whist law 29 (I)``, ``Poker law 11``, ``Whist etiquette 3``."""
-        return law_label(self.kind, self.number, self.game_name, self.parent_number)
+        return law_label(self.kind, self.id, self.game_name, self.numbered)
 
     def as_json(self) -> dict:
         """The contract of ``cardlaws search --json`` (README: "search --json"), plus why it matched."""
@@ -323,7 +324,7 @@ class Searcher:
         ids = [law_id for law_id, _ in ranked]
         rows = {r["id"]: r for r in self.conn.execute(
             f"select l.id, l.game, g.name as game_name, l.source, s.title as source_title, l.number, l.kind, "
-            f"l.text, l.entities, p.number as parent_number from laws l join games g on g.slug = l.game "
+            f"l.text, l.entities, l.numbered, p.number as parent_number from laws l join games g on g.slug = l.game "
             f"join sources s on s.slug = l.source left join laws p on p.id = l.parent "
             f"where l.id in ({','.join('?' * len(ids))})", ids)}
         hits = []
@@ -335,7 +336,7 @@ class Searcher:
             hits.append(Hit(
                 id=law_id, game=r["game"], game_name=r["game_name"], source=r["source"],
                 source_title=r["source_title"], number=r["number"], kind=r["kind"], text=r["text"],
-                parent_number=r["parent_number"],
+                parent_number=r["parent_number"], numbered=bool(r["numbered"]),
                 score=score, snippet=snippet, matched=matched,
                 entities=[e for e in law_entities if e in entities],
             ))

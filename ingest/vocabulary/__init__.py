@@ -71,10 +71,15 @@ def _games_file(folder: Path) -> dict:
     for alias, slug in _table(path, data, "aliases", required=False).items():
         if slug not in names:
             raise VocabularyError(f"{path}: alias {alias!r} names unknown game {slug!r}")
+    seen: dict[str, str] = {}
     for family, members in _table(path, data, "families", required=False).items():
         unknown = [g for g in members if g not in names]
         if unknown:
             raise VocabularyError(f"{path}: family {family!r} names unknown game(s) {', '.join(map(repr, unknown))}")
+        for g in members:
+            if g in seen:
+                raise VocabularyError(f"{path}: game {g!r} is in two families ({seen[g]!r} and {family!r})")
+            seen[g] = family
     return data
 
 
@@ -89,8 +94,14 @@ def aliases(folder: Path = FOLDER) -> dict[str, str]:
 
 
 def families(folder: Path = FOLDER) -> dict[str, list[str]]:
-    """Family slug → its games' slugs, ``[families]``."""
+    """Family slug → its games' slugs, ``[families]`` (a game in none is a family of its own, not
+    listed here)."""
     return {k: list(v) for k, v in _games_file(folder).get("families", {}).items()}
+
+
+def family_of(game: str, folder: Path = FOLDER) -> str:
+    """The family of ``game``: the ``[families]`` entry listing it, else the game itself."""
+    return next((f for f, members in families(folder).items() if game in members), game)
 
 
 # ------------------------------------------------------------------------------- entities.toml
