@@ -108,5 +108,5 @@ async def compare_situation(datasette, request):
 def register_routes():
     return [
         (r"^/compare(\.(?P<format>json))?$", compare_index),
-        (r"^/compare/(?P<situation>[a-z0-9-]+)(\.(?P<format>json))?$", compare_situation),
+        (r"^/compare/(?!codes(?:\.json)?$)(?P<situation>[a-z0-9-]+)(\.(?P<format>json))?$", compare_situation),
     ]
