@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import vocabulary
-from .text import fold
+from .text import Normalised, fold, normalise_with_offsets
 
 _NUM = r"(?:\d{1,3}(?:[ \t]*_?[a-z]_?(?![a-z]))?|[ivxlc]{1,7}\b|[IVXLC]{1,7}\b)"
 _NUMS = rf"{_NUM}(?:(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|&|or|to)\s+){_NUM})*"
@@ -63,6 +63,13 @@ class Resolution:
         if self.reason:
             out["reason"] = self.reason
         return out
+
+
+def _restored(r: Resolution, norm: Normalised) -> Resolution:
+    """``r`` found in ``norm.text``, its citation's offsets and text those of ``norm.original``."""
+    start, end = norm.span(r.citation.start, r.citation.end)
+    citation = replace(r.citation, text=norm.original[start:end], start=start, end=end)
+    return replace(r, citation=citation)
 
 
 def _split_numbers(nums: str) -> list[str]:
@@ -312,7 +319,11 @@ class Resolver:
 
     def cite(self, text: str, context: str | None = None, book: str | None = None) -> list[Resolution]:
         """Find and resolve every citation in ``text``; ``book`` (a source slug) is the book meant
-        where a citation names none (else one the text names anywhere)."""
+        where a citation names none (else one the text names anywhere). The text is normalised
+        (:func:`~ingest.text.normalise`) first; offsets and texts are those of ``text`` as given."""
+        norm = normalise_with_offsets(text)
+        if norm.text != text:
+            return [_restored(r, norm) for r in self.cite(norm.text, context, book)]
         out = []
         named = book or self.books_named(text)
         for c in self.find(text):
