@@ -29,9 +29,10 @@ def describe(exception: Exception) -> tuple[int, str, str | None]:
         return 404, NOT_FOUND, "Not found"
     if isinstance(exception, Base400):
         return exception.status, str(exception.args[0]) if exception.args else "Bad request", None
-    if isinstance(exception, DatasetteError):
+    if isinstance(exception, DatasetteError):  # an error in what was asked ("Cannot sort table by …"), which
+        # Datasette 0.65.5 often raises without a status, so as a 500: it is the request's fault, a 400
         message = Markup(exception.message) if exception.message_is_html else exception.message
-        return exception.status, message, exception.title
+        return (400 if exception.status == 500 else exception.status), message, exception.title
     traceback.print_exception(exception, file=sys.stderr)  # for the server's log, never the page
     return 500, "Something went wrong on our side; the error is logged.", "Server error"
 
