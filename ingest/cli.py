@@ -178,8 +178,10 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     import json
 
     from .query.search import QueryError, Searcher
+    from .text import normalise_value
 
     _open(db_path).close()
+    game, source = (normalise_value(v).strip() if v else None for v in (game, source))
     try:
         hits = Searcher(db_path).search(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:
@@ -208,8 +210,10 @@ def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
     import json
 
     from .cite import Resolver
+    from .text import normalise_value
 
     conn = _open(db_path)
+    context = normalise_value(context).strip() if context else None
     if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
         fail(f"--context: no law with id {context!r} in {db_path}")
     results = Resolver.from_db(conn).cite(text, context=context)
@@ -299,10 +303,14 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
     """
     import json
 
+    from .query.addresses import canonical_law_address
     from .query.laws import law_record
 
     conn = _open(db_path)
     rec = law_record(conn, law_id)
+    if rec is None:  # any equivalent form of the id: encoded separators, another case or accent
+        found = canonical_law_address(conn, law_id)
+        rec = law_record(conn, found[1]) if found and found[0] == "law" and not found[2] else None
     if rec is None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)

@@ -1,6 +1,8 @@
-"""Datasette's own numeric parameters checked before Datasette reads them: 0.65.5 converts
-``_timelimit``, ``_facet_size`` and a view's ``_next`` (an offset) with a bare ``int()``, so
-``?_timelimit=x`` was a 500 with a traceback in the log. A bad one is a 400 naming the parameter."""
+"""Datasette's own parameters as they enter. The numeric ones are checked before Datasette reads
+them: 0.65.5 converts ``_timelimit``, ``_facet_size`` and a view's ``_next`` (an offset) with a bare
+``int()``, so ``?_timelimit=x`` was a 500 with a traceback in the log; a bad one is a 400 naming the
+parameter. The full-text query ``_search`` goes through the one normalisation
+(:func:`ingest.text.normalise`), as the laws' text did: ``?_search=dea%C2%ADler`` finds "dealer"."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import urllib.parse
 from datasette import hookimpl
 
 from ingest.query.serve import DATABASE_NAME
+from ingest.text import normalise
 
 WHOLE = re.compile(r"\d{1,9}")
 
@@ -44,6 +47,9 @@ def asgi_wrapper(datasette):
                 m = re.match(rf"(?:.*)/{DATABASE_NAME}/([^/.]+)", path)
                 args = urllib.parse.parse_qs(scope["query_string"].decode("latin-1"), keep_blank_values=True)
                 message = bad_parameter(args, bool(m and m.group(1) in views))
+                if not message and any(normalise(v) != v for v in args.get("_search", [])):
+                    args["_search"] = [normalise(v) for v in args["_search"]]
+                    scope = dict(scope, query_string=urllib.parse.urlencode(args, doseq=True).encode("latin-1"))
                 if message:
                     as_json = path.endswith(".json")
                     body = json.dumps({"ok": False, "error": message, "status": 400}) if as_json else message + "\n"

@@ -112,3 +112,28 @@ async def test_pages_carry_an_etag_and_a_conditional_request_is_a_304(seed_db, t
     conn.commit()
     conn.close()
     assert (await make_datasette(other).client.get("/compare")).headers["etag"] not in tags
+
+
+async def test_datasette_full_text_search_is_normalised_too(datasette):
+    plain = (await datasette.client.get("/cardlaws/laws.json?_search=misdeal&_shape=array")).json()
+    odd = (await datasette.client.get("/cardlaws/laws.json?_search=mis%C2%ADdeal&_shape=array")).json()
+    assert odd == plain and plain
+
+
+def test_the_command_line_takes_every_form_of_a_law_id(seed_db):
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+
+    for given in (LAW, "002_acea09cb2742a4b7%2FEcart%C3%A9%2F31", "002_acea09cb2742a4b7/ÉCARTÉ/3\u00ad1"):
+        result = CliRunner().invoke(main, ["show", given, "--json", "--db", str(seed_db)])
+        assert result.exit_code == 0 and f'"id": "{LAW}"' in result.output, given
+
+
+def test_a_base_url_must_start_and_end_with_a_slash(seed_db):
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+
+    result = CliRunner().invoke(main, ["serve", "--base-url", "cl", "--db", str(seed_db)])
+    assert result.exit_code == 2 and "--base-url" in result.output and "start and end with '/'" in result.output
