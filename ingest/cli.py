@@ -60,7 +60,8 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
     books_cache = None if corpus else (cache or CACHE)
     try:
         report = build(dirs, db_path, progress=progress, cache=books_cache,
-                       rulings_dir=None if corpus else paths.CORPUS / "rulings")
+                       rulings_dir=None if corpus else paths.CORPUS / "rulings",
+                       on_wait=lambda message: click.secho(f"{message}…", fg="yellow", err=True))
     except OSError as e:
         fail(f"cannot write {db_path}: {e.strerror}")
     except CorpusError as e:
@@ -73,6 +74,12 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
             f"{len(report.missing_books)} catalogued book(s) are not in the cache ({books_cache}) and were "
             f"not built: {', '.join(report.missing_books)}. Get them with 'cardlaws corpus fetch' "
             "(or 'cardlaws corpus fetch --mirror DIR' from a folder of copies).",
+            fg="yellow", err=True,
+        )
+    if report.skipped_books:
+        click.secho(
+            f"{len(report.skipped_books)} catalogued book(s) in the cache are not the catalogued copy and were left "
+            f"out: {', '.join(report.skipped_books)}. Fetch them again with 'cardlaws corpus fetch --force'.",
             fg="yellow", err=True,
         )
     c = report.counts
@@ -119,9 +126,12 @@ MIRROR_OPTION = click.option(
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8001, show_default=True, type=int, help="Port to listen on.")
+@click.option("--base-url", default="/", show_default=True, metavar="/PREFIX/",
+              help="The path prefix the site is served under behind a proxy: every link, form, asset and "
+              "redirect carries it.")
 @MIRROR_OPTION
 @CACHE_OPTION
-def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path | None) -> None:
+def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | None, cache: Path | None) -> None:
     """Serve the database in Datasette (building it first if it does not exist).
 
     A first build gets the catalogued books first (from --mirror, or downloaded); offline, it
@@ -146,8 +156,11 @@ def serve(db_path: Path, host: str, port: int, mirror: Path | None, cache: Path 
 
     from .query.serve import make_datasette
 
-    ds = make_datasette(db_path)
-    click.echo(f"Serving {db_path} at http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    if not (base_url.startswith("/") and base_url.endswith("/")):
+        raise click.BadParameter("must start and end with '/', e.g. /cardlaws-site/", param_hint="--base-url")
+    _open(db_path).close()  # refuses a database of another schema, saying to rebuild it
+    ds = make_datasette(db_path, base_url=base_url)
+    click.echo(f"Serving {db_path} at http://{host}:{port}{base_url} (Ctrl+C to stop)", err=True)
     uvicorn.run(ds.app(), host=host, port=port, log_level="warning")
 
 
@@ -165,8 +178,10 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     import json
 
     from .query.search import QueryError, Searcher
+    from .text import normalise_value
 
     _open(db_path).close()
+    game, source = (normalise_value(v).strip() if v else None for v in (game, source))
     try:
         hits = Searcher(db_path).search(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:
@@ -195,8 +210,10 @@ def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
     import json
 
     from .cite import Resolver
+    from .text import normalise_value
 
     conn = _open(db_path)
+    context = normalise_value(context).strip() if context else None
     if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
         fail(f"--context: no law with id {context!r} in {db_path}")
     results = Resolver.from_db(conn).cite(text, context=context)
@@ -225,13 +242,16 @@ def corpus() -> None:
 def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, force: bool) -> None:
     """Fetch every catalogued book into the cache, from its public address (with retries), from
     --url-base, or from a local --mirror folder. What was fetched, its size and sha256, is
-    recorded in the cache's manifest.json. Exit status 1 if any book could not be fetched."""
+    recorded in the cache's manifest.json; every book in the cache is checked against the
+    catalog's sha256, and each that differs is named. Exit status 1 if any book could not be
+    fetched."""
     from .build.catalog import load_catalog
     from .build.fetch import CACHE, fetch_books
 
     try:
         books = load_catalog()
         report = fetch_books(books, cache or CACHE, mirror=mirror, url_base=url_base, force=force, progress=progress)
+        catalogued = {b.slug: b.sha256 or "" for b in books}
     except (CorpusError, OSError) as e:
         fail(str(e))
     for slug, origin in report.fetched.items():
@@ -240,6 +260,10 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
         click.echo(f"{len(report.skipped)} book(s) already in the cache (--force fetches them again)", err=True)
     for slug, reason in report.failed.items():
         click.secho(f"error: {slug}: {reason}", fg="red", err=True)
+    for slug, digest in report.differs.items():
+        click.secho(f"warning: {slug}: not the catalogued copy (sha256 {digest[:16]}…, the catalog's "
+                    f"{catalogued[slug][:16]}…): a truncated download or another edition; the build leaves out "
+                    "a book whose codes it cannot find. Fetch it again with --force.", fg="yellow", err=True)
     click.echo(f"{len(report.fetched)} fetched, {len(report.skipped)} kept, {len(report.failed)} failed "
                f"into {cache or CACHE}", err=True)
     if report.failed:
@@ -247,14 +271,21 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
 
 
 def _open(db_path: Path) -> sqlite3.Connection:
+    """A read-only connection to the database at ``db_path``; exits with a message when there is
+    none, when it is not a Card Laws database, or when another version of the schema built it."""
+    from .schema_version import SchemaError, check_schema
+
     if not db_path.exists():
         fail(f"no database at {db_path}; run 'cardlaws build --db {db_path}' first")
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     try:
         conn.execute("select 1 from laws limit 1")
+        check_schema(conn, db_path)
     except sqlite3.DatabaseError as e:
         fail(f"{db_path} is not a Card Laws database ({e})")
+    except SchemaError as e:
+        fail(str(e))
     return conn
 
 
@@ -272,10 +303,14 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
     """
     import json
 
+    from .query.addresses import canonical_law_address
     from .query.laws import law_record
 
     conn = _open(db_path)
     rec = law_record(conn, law_id)
+    if rec is None:  # any equivalent form of the id: encoded separators, another case or accent
+        found = canonical_law_address(conn, law_id)
+        rec = law_record(conn, found[1]) if found and found[0] == "law" and not found[2] else None
     if rec is None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)

@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from ingest.query.cite import resolver_for
 from ingest.query.laws import listed_laws
 from ingest.query.serve import DATABASE_NAME
+from ingest.text import normalise_value
 
 
 def linked(text: str, results, law_url) -> Markup:
@@ -34,22 +35,17 @@ def linked(text: str, results, law_url) -> Markup:
 async def cite_view(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
     text = request.args.get("text") or ""
-    context = request.args.get("context") or None
+    context = normalise_value(request.args.get("context") or "").strip() or None
     wants_json = request.url_vars.get("format") == "json"
+    error = None
     if len(text) > 20000:
-        text, error = "", "the text is too long (20,000 characters at most)"
-    else:
-        error = None
-    resolver = resolver_for(Path(db.path))
-    if context and resolver.law(context) is None:
-        message = f"context: no law with id {context!r}"
-        if wants_json:
-            return Response.json({"ok": False, "error": message}, status=400)
-        text, error, context = "", message, None
-    results = resolver.cite(text, context=context) if text else []
+        text, error = "", "text: too long (20,000 characters at most)"
+    elif context and (await db.execute("select 1 from laws where id = ?", [context])).first() is None:
+        error = "context: no law has that id (give the id of the law the text sits in, as in its address /law/<id>)"
+    results = resolver_for(Path(db.path)).cite(text, context=context) if text and not error else []
     if wants_json:
-        if not text:
-            return Response.json({"ok": False, "error": error or "give the text: ?text=…"}, status=400)
+        if error or not text:
+            return Response.json({"ok": False, "error": error or "text: give the text, ?text=…"}, status=400)
         return Response.json([r.as_json() for r in results])
     ids = [law_id for r in results for law_id in r.laws]
     listed = await db.execute_fn(lambda conn: listed_laws(conn, ids))

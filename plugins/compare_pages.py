@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 
 from ingest import vocabulary
 from ingest.query.serve import DATABASE_NAME
+from ingest.text import normalise_value
 
 
 async def _games(db, family: str | None, families: dict[str, list[str]]):
@@ -24,10 +25,11 @@ async def _games(db, family: str | None, families: dict[str, list[str]]):
 async def compare_index(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
     families = vocabulary.families()
-    family = request.args.get("family") or None
+    family = normalise_value(request.args.get("family") or "").strip() or None
     if family and family not in families:
-        return Response.json({"ok": False, "error": f"no family {family!r} (families: {', '.join(families)})"}, status=400) \
-            if request.url_vars.get("format") else Response.text(f"No family {family!r}", status=400)
+        error = f"family: no such family of games (families: {', '.join(families)})"
+        return Response.json({"ok": False, "error": error}, status=400) \
+            if request.url_vars.get("format") else Response.text(error + "\n", status=400)
     games = await _games(db, family, families)
     situations = [dict(r) for r in (await db.execute("select id, label from situations order by rowid")).rows]
     counts = {(r["situation"], r["game"]): r["laws"] for r in (await db.execute(
@@ -61,13 +63,17 @@ async def compare_situation(datasette, request):
     situation_id = request.url_vars["situation"]
     rows = (await db.execute("select * from situations where id = ?", [situation_id])).rows
     if not rows:
+        error = "There is no situation at this address; /compare lists them all."
         html = await datasette.render_template("error.html", {"ok": False, "status": 404, "title": "No such situation",
-                                                              "error": f"There is no situation {situation_id}."}, request=request)
+                                                              "error": error}, request=request)
         return Response.html(html, status=404) if not request.url_vars.get("format") else \
-            Response.json({"ok": False, "error": f"no situation {situation_id!r}"}, status=404)
+            Response.json({"ok": False, "error": error}, status=404)
     situation = dict(rows[0])
     families = vocabulary.families()
-    family = request.args.get("family") or None
+    family = normalise_value(request.args.get("family") or "").strip() or None
+    if family and family not in families:
+        return Response.json({"ok": False, "error": f"family: no such family of games (families: {', '.join(families)})"},
+                             status=400)
     games = await _games(db, family, families)
     laws = [dict(r) for r in (await db.execute(
         "select l.id, l.game, l.source, l.number, l.kind, l.text, l.page_start, l.page_end, l.citation, "

@@ -5,6 +5,7 @@ clauses, citations and provenance (book, code, pages, file lines); ``/law/<id>.j
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 from datasette import hookimpl
 from datasette.utils.asgi import Response
@@ -34,10 +35,22 @@ def highlight(text: str, mentions: list[dict]) -> Markup:
     return Markup("").join(out)
 
 
-async def _not_found(datasette, request, law_id: str) -> Response:
+async def _not_found(datasette, request) -> Response:
+    """A 404 that never repeats the address asked for (a crafted link must not make the site say
+    what its author wants)."""
     context = {"ok": False, "status": 404, "title": "No such law",
-               "error": f"There is no law with id {law_id} in this database."}
+               "error": Markup('There is no law at this address. Every law is listed in <a href="{}">the laws table</a>.')
+               .format(datasette.urls.table(DATABASE_NAME, "laws"))}
     return Response.html(await datasette.render_template("error.html", context, request=request), status=404)
+
+
+async def _book_or_code(datasette, db, ident: str) -> Response | None:
+    """A book's or a code's address (``/law/<book>``, ``/law/<book>/<code>``): its laws in the laws
+    table, until they have pages of their own."""
+    for table, key, column in (("sources", "slug", "source"), ("codes", "id", "code")):
+        if (await db.execute(f"select 1 from {table} where {key} = ?", [ident])).first() is not None:
+            return Response.redirect(datasette.urls.table(DATABASE_NAME, "laws") + "?" + urlencode({column: ident}))
+    return None
 
 
 async def law_page(datasette, request):
@@ -45,7 +58,7 @@ async def law_page(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
     rec = await db.execute_fn(lambda conn: law_record(conn, law_id))
     if rec is None:
-        return await _not_found(datasette, request, law_id)
+        return await _book_or_code(datasette, db, law_id) or await _not_found(datasette, request)
     nearest = searcher_for(Path(db.path)).similar(law_id, limit=5, other_games=True)
     listed = await db.execute_fn(lambda conn: listed_laws(conn, [i for i, _ in nearest]))
     similar = [{**listed[i], "score": score} for i, score in nearest if i in listed]
@@ -77,7 +90,7 @@ async def law_export(datasette, request):
     law_id, fmt = request.url_vars["law_id"], request.url_vars["fmt"]
     rec = await datasette.get_database(DATABASE_NAME).execute_fn(lambda conn: law_record(conn, law_id))
     if rec is None:
-        return Response.text(f"No law with id {law_id}\n", status=404)
+        return Response.text("There is no law at this address.\n", status=404)
     if fmt == "bib":
         return Response.text(rec.bibtex + "\n", headers={"content-type": "application/x-bibtex; charset=utf-8"})
     if fmt == "json":

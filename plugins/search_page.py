@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 
 from ingest.query.search import MODES, QueryError, searcher_for, term_stem
 from ingest.query.serve import DATABASE_NAME
-from ingest.text import fold
+from ingest.text import fold, normalise_value
 
 
 def _mark(snippet: str, terms: list[str]) -> Markup:
@@ -34,7 +34,8 @@ async def search_view(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
     args = request.args
     query = (args.get("q") or "").strip()
-    game, source = args.get("game") or None, args.get("source") or None
+    game = normalise_value(args.get("game") or "").strip() or None
+    source = normalise_value(args.get("source") or "").strip() or None
     mode = args.get("mode") or "hybrid"
     wants_json = request.url_vars.get("format") == "json"
     error, hits = None, []

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..models import CodeSpec, CorpusError, Source
 from ..paths import CORPUS
+from ..text import normalise
 from .corpus import SLUG_RE, check_aliases_per_game, check_code_record
 from .segment.notes import footnote_at
 
@@ -115,7 +116,7 @@ def load_catalog(path: Path = CATALOG) -> list[BookEntry]:
 
 
 def _norm(s: str) -> str:
-    return " ".join(s.replace("\ufeff", "").split())
+    return " ".join(normalise(s).split())
 
 
 def _find_line(lines: list[str], needle: str, start: int) -> int | None:

@@ -1,22 +1,27 @@
 """Clean: bytes → :class:`Document`, and a raw span → readable text.
 
-- :func:`decode` reads UTF-8 (BOM dropped) or, failing that, Latin-1; NUL bytes and empty files
+- :func:`decode` reads each line as UTF-8 (BOM dropped), or as Windows-1252 where a line is not
+  valid UTF-8 (with a warning naming the file and the lines); NFC; a bare ``\r``, U+2028 and
+  U+2029 end lines as ``\n`` does (:func:`ingest.text.unify_line_ends`); NUL bytes and empty files
   are errors.
 - :func:`find_page_markers` finds printed page numbers, ``{235}`` or ``[48]`` as the sidecar's
   ``page_marker`` says; other bracketed numbers are footnote references.
 - :func:`clean_text` turns an exact source span into the words a reader wants: page markers and
   footnote references removed, Gutenberg ``_italic_``/``=bold=`` and Markdown ``**bold**`` and
   ``[link](target)`` markup removed, ``--`` as an em dash, words broken
-  at a line-end hyphen joined again, lines joined with single spaces.
+  at a line-end hyphen joined again, lines joined with single spaces, soft hyphens and zero-width
+  characters removed and compatibility letters folded (:func:`ingest.text.normalise`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from pathlib import Path
 
 from ..models import CorpusError, Document, PageMarker, Source
+from ..text import decode_lines, normalise, strip_invisible, unify_line_ends
 
 _MARKER_RE = {
     "{N}": re.compile(r"\{(\d{1,4})\}"),
@@ -33,30 +38,29 @@ _FOOTNOTE_REF_RE = re.compile(r"\[(\d{1,3})\]")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r" ([,;:.!?])")
 
 
-def decode(data: bytes, path: object) -> str:
-    """Decode a corpus file's bytes; ``path`` is only used in error messages.
+def decode(data: bytes, path: object, warnings: list[str] | None = None) -> str:
+    """Decode a corpus file's bytes; ``path`` is only used in messages.
 
-    UTF-8 is tried first (a leading BOM is removed); a file that is not UTF-8 is read as
-    Windows-1252 (Latin-1 plus curly quotes, dashes and "…" at 0x80–0x9F), or as Latin-1 when it
-    has bytes Windows-1252 leaves undefined.
-    Line endings are kept as they are, so offsets map back to the file's lines.
+    Each line is read as UTF-8 (a leading BOM is removed); a line that is not valid UTF-8 is read
+    as Windows-1252 (Latin-1 plus curly quotes, dashes and "…" at 0x80–0x9F; Latin-1 for the five
+    bytes Windows-1252 leaves undefined), and named in a line added to ``warnings`` (file and
+    line), never silently. The text is NFC; a bare ``\r``, U+2028 and U+2029 become ``\n``
+    (``\r\n`` is kept), so offsets map back to the file's lines as a text editor numbers them.
 
     Raises :class:`CorpusError` for an empty (or whitespace-only) file and for a binary file
     (one with a NUL byte, reported with its line).
     """
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line = len(re.findall(rb"\r\n|\r|\n", data[: data.index(b"\x00")])) + 1
         raise CorpusError(f"{path}:{line}: binary file (NUL byte); a corpus text must be plain text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        # Windows-1252 where it decodes (its 0x80–0x9F are quotes, dashes, "…"), else Latin-1
-        try:
-            text = data.decode("cp1252")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-    text = text.removeprefix("\ufeff")
-    if not text.strip():
+    text, cp1252_lines = decode_lines(data)
+    if cp1252_lines and warnings is not None:
+        shown = ", ".join(map(str, cp1252_lines[:5]))
+        more = f" and {len(cp1252_lines) - 5} more" if len(cp1252_lines) > 5 else ""
+        where = f"{path}:{cp1252_lines[0]}" if len(cp1252_lines) == 1 else f"{path}: lines {shown}{more}"
+        warnings.append(f"{where}: not valid UTF-8; read as Windows-1252 (save the file as UTF-8 to silence this)")
+    text = unicodedata.normalize("NFC", unify_line_ends(text.removeprefix("\ufeff")))
+    if not strip_invisible(text).strip():
         raise CorpusError(f"{path}: empty file")
     return text
 
@@ -66,9 +70,10 @@ def find_page_markers(text: str, style: str) -> list[PageMarker]:
     return [PageMarker(m.start(), m.end(), int(m.group(1))) for m in _MARKER_RE[style].finditer(text)]
 
 
-def read_document(source: Source, data: bytes) -> Document:
-    """Decode ``data`` (the bytes of ``source.path``) and locate its page markers."""
-    text = decode(data, source.path)
+def read_document(source: Source, data: bytes, warnings: list[str] | None = None) -> Document:
+    """Decode ``data`` (the bytes of ``source.path``) and locate its page markers; lines read as
+    Windows-1252 add to ``warnings``."""
+    text = decode(data, source.path, warnings)
     return Document(source=source, text=text, page_markers=find_page_markers(text, source.page_marker))
 
 
@@ -118,7 +123,7 @@ def clean_text(raw: str, page_marker: str = "{N}", known_words: frozenset[str] =
             return left + right
         return f"{left}-{right}"
 
-    text = _MARKER_RE[page_marker].sub(" ", raw)
+    text = _MARKER_RE[page_marker].sub(" ", strip_invisible(unify_line_ends(raw)))
     if page_marker == "{N}":  # then [21] is a footnote reference; its text goes to the note
         text = _FOOTNOTE_REF_RE.sub("", text)
     text = _MD_LINK_RE.sub(r"\1", text)
@@ -128,5 +133,5 @@ def clean_text(raw: str, page_marker: str = "{N}", known_words: frozenset[str] =
     text = _ITALIC_RE.sub(r"\1", text)
     text = _STRAY_MARKUP_RE.sub("", text)
     text = text.replace("--", "—")
-    text = _SPACES_RE.sub(" ", text).strip()
+    text = _SPACES_RE.sub(" ", normalise(text)).strip()
     return _SPACE_BEFORE_PUNCT_RE.sub(r"\1", text)

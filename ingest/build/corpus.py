@@ -14,6 +14,8 @@ from pathlib import Path
 
 from .. import vocabulary
 from ..models import CodeSpec, CorpusError, Source
+from ..text import line_count as count_lines
+from ..text import normalise_value
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SOURCE_SLUG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -101,6 +103,17 @@ def _check_game(path: Path, where: str, game: str) -> None:
         )
 
 
+def _normalised(value: object) -> object:
+    """Every string in a parsed sidecar as :func:`~ingest.text.normalise_value` makes it."""
+    if isinstance(value, str):
+        return normalise_value(value)
+    if isinstance(value, list):
+        return [_normalised(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _normalised(v) for k, v in value.items()}
+    return value
+
+
 def read_sidecar(text_path: Path, data: bytes | None = None, warnings: list[str] | None = None) -> Source:
     """Read and validate the sidecar of ``text_path`` (``NAME.toml`` beside ``NAME.txt``).
 
@@ -119,7 +132,7 @@ def read_sidecar(text_path: Path, data: bytes | None = None, warnings: list[str]
             "'title' and 'game' (see 'Adding a text' in the README)"
         )
     try:
-        meta = tomllib.loads(sidecar.read_text(encoding="utf-8-sig"))
+        meta = _normalised(tomllib.loads(normalise_value(sidecar.read_bytes().decode("utf-8-sig"))))
     except tomllib.TOMLDecodeError as e:
         raise CorpusError(f"{sidecar}: malformed TOML: {e}") from None
     except UnicodeDecodeError as e:
@@ -161,7 +174,7 @@ def read_sidecar(text_path: Path, data: bytes | None = None, warnings: list[str]
 
     if data is None:
         data = text_path.read_bytes()
-    line_count = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    line_count = count_lines(data.decode("utf-8", errors="replace"))
 
     codes: list[CodeSpec] = []
     if "game" in meta:

@@ -29,11 +29,14 @@ RETRIES = 3
 
 @dataclass
 class FetchReport:
-    """Per book: ``fetched`` (slug → where from), ``failed`` (slug → reason)."""
+    """Per book: ``fetched`` (slug → where from), ``failed`` (slug → reason), ``skipped`` (already
+    in the cache), ``differs`` (slug → the sha256 of a copy in the cache that is not the catalogued
+    copy: a truncated download, another edition)."""
 
     fetched: dict[str, str] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    differs: dict[str, str] = field(default_factory=dict)
     offline: str | None = None  # why a host could not be reached, if one could not
 
 
@@ -78,7 +81,8 @@ def fetch_books(
     timeout: float = 30.0,
     give_up_offline: bool = False,
 ) -> FetchReport:
-    """Fetch every book into ``cache`` (already-present books are kept unless ``force``).
+    """Fetch every book into ``cache`` (already-present books are kept unless ``force``), and
+    check each copy in the cache against the catalog's sha256 (``FetchReport.differs``).
 
     Never raises for one book's failure: it is recorded in the report and the next book is
     fetched (unless ``give_up_offline`` and a host could not be reached at all: then the rest are
@@ -93,6 +97,9 @@ def fetch_books(
             dest = cache / f"{book.slug}.txt"
             if dest.exists() and not force:
                 report.skipped.append(book.slug)
+                digest = hashlib.sha256(dest.read_bytes()).hexdigest()
+                if book.sha256 and digest != book.sha256:
+                    report.differs[book.slug] = digest
                 continue
             tmp = dest.with_name(f".{dest.name}.part")
             if give_up_offline and report.offline:
@@ -123,5 +130,7 @@ def fetch_books(
                 "catalogued_copy": digest == book.sha256,
             }
             report.fetched[book.slug] = str(origin)
+            if book.sha256 and digest != book.sha256:
+                report.differs[book.slug] = digest
     manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return report

@@ -18,6 +18,7 @@ import sqlite_utils
 from .. import vocabulary
 from ..models import Document, Entity, LawVector, Links, Ruling, Segmentation
 from ..paths import VIEWS
+from ..schema_version import SCHEMA_VERSION
 from ..vocabulary import SituationEntry
 from .schema import TABLES
 
@@ -101,6 +102,7 @@ def write_database(path: Path, corpus: Corpus, views: Path = VIEWS) -> dict[str,
     # is needed (the caller syncs the finished file before the rename).
     db.execute("PRAGMA journal_mode = OFF")
     db.execute("PRAGMA synchronous = OFF")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # checked by whatever reads the database
     for name, records in rows(corpus):
         table = TABLES[name]
         db[name].create(table.columns, pk=table.pk, foreign_keys=list(table.foreign_keys),

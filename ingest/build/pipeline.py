@@ -21,6 +21,7 @@ from ..tag import Tagger
 from .catalog import BookEntry, footnotes, load_catalog
 from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations, short_citations
 from .load import Corpus, write_database
+from .lock import build_lock
 from .read import read_books, read_corpus, read_rulings, unique_slugs
 from .rulings import markdown_ruling, split_rulings
 from .segment import overlaps, segment, uncovered
@@ -43,6 +44,7 @@ class BuildReport:
     laws_by_source: dict[str, int]
     warnings: list[str] = field(default_factory=list)
     missing_books: list[str] = field(default_factory=list)
+    skipped_books: dict[str, str] = field(default_factory=dict)  # slug → why its codes could not be located
     seconds: float = 0.0
     embedded: int = 0  # laws whose vectors were computed (the others were reused from the previous database)
 
@@ -90,13 +92,30 @@ def build(
     catalog: list[BookEntry] | None = None,
     embed: bool = True,
     rulings_dir: Path | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build the database at ``db_path`` from every text under ``corpus_dirs``, every catalogued
     book found in ``cache`` (when given) and the Markdown rulings in ``rulings_dir``.
 
     ``progress(items, length, label)`` wraps the long loops (tagging, embedding) to show progress.
+    One build of a database runs at a time: while another holds it, ``on_wait(message)`` is called
+    and this build waits (:func:`~ingest.build.lock.build_lock`).
     Raises :class:`CorpusError` for bad input; the file at ``db_path`` is then untouched.
     """
+    with build_lock(db_path, on_wait):
+        return _build(corpus_dirs, db_path, progress, tagger, cache, catalog, embed, rulings_dir)
+
+
+def _build(
+    corpus_dirs: list[Path],
+    db_path: Path,
+    progress: Progress,
+    tagger: Tagger | None,
+    cache: Path | None,
+    catalog: list[BookEntry] | None,
+    embed: bool,
+    rulings_dir: Path | None,
+) -> BuildReport:
     t0 = time.perf_counter()
     games = vocabulary.games()
     warnings: list[str] = []
@@ -104,15 +123,17 @@ def build(
     # read
     docs = read_corpus(corpus_dirs, games, warnings) if corpus_dirs else []
     missing: list[str] = []
+    skipped: dict[str, str] = {}
     books: dict[str, BookEntry] = {}
     if cache is not None:
         catalog = catalog if catalog is not None else load_catalog()
-        book_docs, missing = read_books(cache, catalog, games)
+        book_docs, missing = read_books(cache, catalog, games, warnings, skipped)
         docs += book_docs
         books = {b.slug: b for b in catalog}
-    docs += read_rulings(rulings_dir) if rulings_dir else []
+    docs += read_rulings(rulings_dir, warnings) if rulings_dir else []
     if not docs:
-        raise CorpusError("nothing to build: no corpus texts and no catalogued books in the cache")
+        raise CorpusError("nothing to build: no corpus texts and no catalogued books in the cache"
+                          + (f" (left out: {', '.join(skipped)})" if skipped else ""))
     unique_slugs(docs)
 
     # segment
@@ -163,4 +184,4 @@ def build(
     finally:
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
-    return BuildReport(db_path, counts, by_source, warnings, missing, time.perf_counter() - t0, embedded)
+    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded)

@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 
 from ..models import CorpusError, Document, Source
-from .catalog import CATALOG, BookEntry, book_source
+from ..text import normalise_value
+from .catalog import CATALOG, BookEntry, book_source, footnotes
 from .clean import decode, find_page_markers, read_document
 from .corpus import find_texts, read_sidecar
 
@@ -50,31 +51,39 @@ def read_corpus(corpus_dirs: list[Path], games: dict[str, str], warnings: list[s
     docs: list[Document] = []
     for path in paths:
         data = read_bytes(path)
-        doc = read_document(read_sidecar(path, data, warnings), data)
+        doc = read_document(read_sidecar(path, data, warnings), data, warnings)
         check_games(doc, games, path.with_suffix(".toml"))
         docs.append(doc)
     return docs
 
 
-def read_rulings(folder: Path) -> list[Document]:
+def read_rulings(folder: Path, warnings: list[str] | None = None) -> list[Document]:
     """The Markdown rulings (``*.md``) in ``folder``, each a source of kind ``ruling`` titled by
-    its ``# heading`` (or file name). A missing folder has none."""
+    its ``# heading`` (or file name). A missing folder has none. Lines read as Windows-1252 add
+    to ``warnings``."""
     if not folder.is_dir():
         return []
     docs = []
     for path in sorted(folder.glob("*.md")):
         data = read_bytes(path)
-        text = decode(data, path)
+        text = decode(data, path, warnings)
         m = re.match(r"\s*#[ \t]+(.+)", text)
-        source = Source(slug=f"ruling-{path.stem}", path=path, title=(m.group(1).strip() if m else path.stem),
+        title = normalise_value(m.group(1)).strip() if m else path.stem
+        source = Source(slug=f"ruling-{path.stem}", path=path, title=title,
                         sha256=hashlib.sha256(data).hexdigest(), codes=(), kind="ruling")
         docs.append(Document(source, text))
     return docs
 
 
-def read_books(cache: Path, books: list[BookEntry], games: dict[str, str]) -> tuple[list[Document], list[str]]:
+def read_books(cache: Path, books: list[BookEntry], games: dict[str, str], warnings: list[str] | None = None,
+               skipped: dict[str, str] | None = None) -> tuple[list[Document], list[str]]:
     """The catalogued books found in ``cache`` (``<slug>.txt``), their codes located; and the
-    slugs of those not there. Raises :class:`CorpusError` when a book's code cannot be located."""
+    slugs of those not there. Lines read as Windows-1252 add to ``warnings``.
+
+    A copy whose codes (or footnotes) cannot be located is not the catalogued copy (a truncated
+    download, another edition): with ``skipped`` given, that book is left out, its slug mapped
+    to the reason (naming the book and the code) and a warning added; without it, raises
+    :class:`CorpusError`."""
     docs, missing = [], []
     for book in books:
         path = cache / f"{book.slug}.txt"
@@ -82,8 +91,21 @@ def read_books(cache: Path, books: list[BookEntry], games: dict[str, str]) -> tu
             missing.append(book.slug)
             continue
         data = read_bytes(path)
-        text = decode(data, path)
-        doc = Document(book_source(book, path, data, text), text, find_page_markers(text, book.page_marker))
+        text = decode(data, path, warnings)
+        try:
+            doc = Document(book_source(book, path, data, text), text, find_page_markers(text, book.page_marker))
+            if book.footnotes:
+                footnotes(book, text, path)
+        except CorpusError as e:
+            if skipped is None:
+                raise
+            digest = hashlib.sha256(data).hexdigest()
+            other = "" if digest == book.sha256 else f" This copy is not the catalogued one (sha256 {digest[:12]}…)."
+            skipped[book.slug] = str(e)
+            if warnings is not None:
+                warnings.append(f"{e}.{other} The book {book.slug!r} was left out of this build; fetch it again "
+                                "with 'cardlaws corpus fetch --force' (or --mirror DIR).")
+            continue
         check_games(doc, games, CATALOG)
         docs.append(doc)
     return docs, missing

@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from .. import vocabulary
 from ..numbering import roman_value
-from ..text import fold
+from ..text import Normalised, fold, normalise_with_offsets
 from .find import Finder
 from .records import CitableCode, CitableLaw, CitableSource, Citation, Cited, Member, Resolution, worst
 
@@ -41,6 +41,12 @@ _NAME_AFTER_RE = re.compile(
 
 def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", fold(text).lower()) if w not in _STOP]
+
+
+def _restored(r: Resolution, norm: Normalised) -> Resolution:
+    """``r`` found in ``norm.text``, its citation's offsets and text those of ``norm.original``."""
+    start, end = norm.span(r.citation.start, r.citation.end)
+    return replace(r, citation=replace(r.citation, text=norm.original[start:end], start=start, end=end))
 
 
 def _value(number: str) -> int | None:
@@ -183,7 +189,11 @@ class Resolver:
     def cite(self, text: str, context: str | None = None, book: str | None = None) -> list[Resolution]:
         """Find and resolve every citation in ``text``. ``context`` is the id of the law the text
         sits in; ``book`` (a source slug) the book meant where a citation names none (the book a
-        book of cases rules on)."""
+        book of cases rules on). The text is normalised (:func:`~ingest.text.normalise`) first;
+        offsets and texts are those of ``text`` as given."""
+        norm = normalise_with_offsets(text)
+        if norm.text != text:
+            return [_restored(r, norm) for r in self.cite(norm.text, context, book)]
         out: list[Resolution] = []
         last_full: tuple[int, str | None, set[str] | None] | None = None  # (end, game, codes)
         last_head: str | None = None  # the law number of the last citation ("Sec. 5" is its section)

@@ -30,6 +30,7 @@ import numpy as np
 from .. import vocabulary
 from ..citation import law_label
 from ..embed import load_embedder
+from ..text import normalise
 from .cache import per_database
 
 MODES = ("hybrid", "lexical", "dense")
@@ -287,14 +288,15 @@ class Searcher:
         and :class:`ValueError` for an unknown mode."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        query = normalise(query)  # as the laws' text is: "dea\u00adler" finds "dealer"
         if not words(query):
             raise QueryError("the query has no words to search for")
         if len(query) > MAX_QUERY_CHARS or len(set(words(query))) > MAX_QUERY_WORDS:
             raise QueryError(f"the query is too long ({MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words at most)")
         if game and game not in self.games:
-            raise QueryError(f"no game {game!r} (games: {', '.join(sorted(self.games))})")
+            raise QueryError(f"game: no such game (games: {', '.join(sorted(self.games))})")
         if source and source not in self.sources:
-            raise QueryError(f"no source {source!r} with laws (sources: {', '.join(sorted(self.sources))})")
+            raise QueryError(f"source: no such source with laws (sources: {', '.join(sorted(self.sources))})")
         if mode == "dense" and self.index is None:
             raise QueryError("this database has no law vectors: build it again (cardlaws build)")
         ws, extra, entities = self.query_terms(query)

@@ -14,21 +14,32 @@ from datasette.app import Datasette
 from datasette.database import Database
 
 from ..paths import METADATA, PLUGINS, STATIC, TEMPLATES
+from ..schema_version import check_schema_file
 
 DATABASE_NAME = "cardlaws"
+CACHE_SECONDS = 300  # how long a browser, proxy or CDN may serve a page again without asking (Cache-Control)
 
 
-def make_datasette(db_path: Path) -> Datasette:
+def make_datasette(db_path: Path, base_url: str = "/") -> Datasette:
     """A Datasette serving ``db_path`` read-only under the name ``cardlaws`` (whatever the file is
     called, so links such as ``/cardlaws/laws`` hold), with the project's metadata, plugins,
-    templates and static files (mounted at ``/static/``)."""
+    templates and static files (mounted at ``/static/``). ``base_url`` is the path prefix the
+    site is served under behind a proxy (``/cl/``: every link, form, asset and redirect carries it).
+
+    Raises :class:`~ingest.schema_version.SchemaError` for a database built by another version
+    of the schema, and :class:`ValueError` for a ``base_url`` that does not start and end with ``/``.
+    """
+    check_schema_file(db_path)
+    if not (base_url.startswith("/") and base_url.endswith("/")):
+        raise ValueError(f"--base-url must start and end with '/' (e.g. /cardlaws-site/), not {base_url!r}")
     ds = Datasette(
         metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
         plugins_dir=str(PLUGINS),
         template_dir=str(TEMPLATES),
         static_mounts=[("static", str(STATIC))],
         settings={"sql_time_limit_ms": 2000, "facet_time_limit_ms": 500, "default_page_size": 25,
-                  "suggest_facets": False},  # suggestions cost more than the facets themselves
+                  "suggest_facets": False,  # suggestions cost more than the facets themselves
+                  "base_url": base_url, "default_cache_ttl": CACHE_SECONDS},
     )
     ds.add_database(Database(ds, path=str(db_path), is_mutable=False), name=DATABASE_NAME)
     return ds

@@ -1,0 +1,64 @@
+"""Datasette's own parameters as they enter. The numeric ones are checked before Datasette reads
+them: 0.65.5 converts ``_timelimit``, ``_facet_size`` and a view's ``_next`` (an offset) with a bare
+``int()``, so ``?_timelimit=x`` was a 500 with a traceback in the log; a bad one is a 400 naming the
+parameter. The full-text query ``_search`` goes through the one normalisation
+(:func:`ingest.text.normalise`), as the laws' text did: ``?_search=dea%C2%ADler`` finds "dealer"."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+
+from datasette import hookimpl
+
+from ingest.query.serve import DATABASE_NAME
+from ingest.text import normalise
+
+WHOLE = re.compile(r"\d{1,9}")
+
+
+def bad_parameter(args: dict[str, list[str]], is_view: bool) -> str | None:
+    """The message for the first bad numeric parameter in ``args``, or None."""
+    for value in args.get("_timelimit", []):
+        if not WHOLE.fullmatch(value):
+            return "_timelimit: give a whole number of milliseconds"
+    for value in args.get("_facet_size", []):
+        if value != "max" and not WHOLE.fullmatch(value):
+            return "_facet_size: give a whole number or max"
+    if is_view:
+        for value in args.get("_next", []):
+            if not WHOLE.fullmatch(value):
+                return "_next: a view's pages are numbered by offset; give a whole number"
+    return None
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    views: set[str] = set()
+
+    def wrap(app):
+        async def checked(scope, receive, send):
+            if scope["type"] == "http" and scope.get("query_string") and DATABASE_NAME in datasette.databases:
+                if not views:
+                    db = datasette.get_database(DATABASE_NAME)
+                    views.update(await db.view_names() or ["-"])
+                path = scope.get("path", "")
+                m = re.match(rf"(?:.*)/{DATABASE_NAME}/([^/.]+)", path)
+                args = urllib.parse.parse_qs(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+                message = bad_parameter(args, bool(m and m.group(1) in views))
+                if not message and any(normalise(v) != v for v in args.get("_search", [])):
+                    args["_search"] = [normalise(v) for v in args["_search"]]
+                    scope = dict(scope, query_string=urllib.parse.urlencode(args, doseq=True).encode("latin-1"))
+                if message:
+                    as_json = path.endswith(".json")
+                    body = json.dumps({"ok": False, "error": message, "status": 400}) if as_json else message + "\n"
+                    kind = b"application/json" if as_json else b"text/plain; charset=utf-8"
+                    await send({"type": "http.response.start", "status": 400, "headers": [(b"content-type", kind)]})
+                    await send({"type": "http.response.body", "body": body.encode()})
+                    return
+            await app(scope, receive, send)
+
+        return checked
+
+    return wrap
