@@ -1,5 +1,6 @@
-"""Precision and recall of the situation and remedy tags against the hand-judged sample
-(tests/situations/gold.jsonl), per situation and overall (micro-averaged).
+"""Situation tags: the reviewed tags (corpus/annotations) by situation and game, the agreement of
+the second review (Cohen's κ), the cue tagger against the reviewed tags of every book, and the
+database's tags against the earlier judged sample (tests/situations/gold.jsonl).
 
     python benchmarks/situation_eval.py [--db PATH]
 """
@@ -8,9 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+from collections import Counter
 from pathlib import Path
 
-from ingest.evaluate.situations import evaluate, load_gold
+from ingest import vocabulary
+from ingest.evaluate.situations import ANNOTATIONS, evaluate, kappa, load_gold, read_decides, score
+from ingest.situations import SituationTagger
+from ingest.tag import Tagger
 
 
 def report(title: str, counts: dict[str, tuple[int, int, int]]) -> None:
@@ -27,9 +32,30 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=Path(__file__).resolve().parent.parent / "db" / "cardlaws.db")
     args = parser.parse_args()
     conn = sqlite3.connect(args.db)
-    gold = load_gold()
-    report("situation", evaluate(conn, gold, "law_situations", "situation_id", "situations"))
-    report("remedy", evaluate(conn, gold, "law_remedies", "remedy", "remedies"))
+    books = sorted(p for p in ANNOTATIONS.glob("*.csv"))
+    reviewed = read_decides(books)
+    per_situation = Counter(s for tags in reviewed.values() for s in tags)
+    print(f"reviewed: {len(reviewed)} laws and clauses of {len(books)} books; 'decides' tags by situation:")
+    for s in vocabulary.situations():
+        print(f"  {s.id:<26}{per_situation[s.id]:>5}")
+    games = Counter(conn.execute("select l.game from law_situations ls join laws l on l.id = ls.law_id "
+                                 "where ls.origin = 'reviewed' and ls.grade = 'decides'").fetchall())
+    print("reviewed 'decides' tags by game: " + ", ".join(f"{g[0]} {n}" for g, n in games.most_common()))
+    k = kappa(reviewed, read_decides(sorted((ANNOTATIONS / "second-review").glob("*.csv"))))
+    print(f"second review of a 10% sample: pooled κ {k['all'][0]:.3f} "
+          f"(first {k['all'][1]}, second {k['all'][2]}, both {k['all'][3]} 'decides' tags)")
+    for s, (kk, a, b, both) in k.items():
+        if s != "all":
+            print(f"  {s:<26} κ {kk:5.2f}  first {a:>3} second {b:>3} both {both:>3}")
+    tagger = Tagger()
+    cues = SituationTagger(tagger)
+    texts = dict(conn.execute("select id, text from laws"))
+    gold = [{"law_id": law, "situations": sorted(tags)} for law, tags in reviewed.items() if law in texts]
+    predicted = {g["law_id"]: set(cues.decide(tagger.nlp(texts[g["law_id"]])).situations) for g in gold}
+    report("cue tagger vs reviewed", score(predicted, gold, "situations"))
+    sample = [s.id for s in vocabulary.situations()[:22]]
+    where = "grade = 'decides' and situation_id in (" + ", ".join(f"'{s}'" for s in sample) + ")"
+    report("database vs earlier sample", evaluate(conn, load_gold(), "law_situations", "situation_id", "situations", where))
 
 
 if __name__ == "__main__":

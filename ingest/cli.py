@@ -61,6 +61,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
     try:
         report = build(dirs, db_path, progress=progress, cache=books_cache,
                        rulings_dir=None if corpus else paths.CORPUS / "rulings",
+                       annotations_dir=None if corpus else paths.CORPUS / "annotations",
                        on_wait=lambda message: click.secho(f"{message}…", fg="yellow", err=True))
     except OSError as e:
         fail(f"cannot write {db_path}: {e.strerror}")

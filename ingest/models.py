@@ -168,7 +168,8 @@ class Law:
     note_spans: list[Span] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
     witness_of: str | None = None  # for an excerpt's law: the same law in the catalogued book
-    decision: Decision | None = None  # the situations it decides and the remedies it gives
+    decision: Decision | None = None  # what the cue tagger proposes it decides
+    tags: list[Tag] = field(default_factory=list)  # what it decides and touches: reviewed, else predicted
     citation: str | None = None  # its short citation, unique among the books' laws (the link stage)
 
     @property
@@ -227,10 +228,29 @@ class Ruling:
 @dataclass
 class Decision:
     """What one law decides, as the situation tagger proposes it: ``situations`` (situation id →
-    number of cue matches) and ``remedies`` (remedy id → the words of the law that say it)."""
+    number of cue matches) and ``remedies`` (remedy id → the words of the law that say it), with
+    ``spans`` (id → character offsets into the law's text of the first words that said it)."""
 
     situations: dict[str, int]
     remedies: dict[str, str]
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A situation a law decides or touches (``remedy`` None), or a remedy it gives for a situation
+    it decides. ``origin`` is ``reviewed`` (read by a person, corpus/annotations) or ``predicted``
+    (proposed by the tagger, ``score`` its confidence); ``evidence`` the law's words that show it,
+    ``law.text[start:end]``."""
+
+    situation: str
+    grade: str  # "decides" or "touches"
+    origin: str  # "reviewed" or "predicted"
+    evidence: str
+    start: int
+    end: int
+    remedy: str | None = None
+    score: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -48,10 +48,15 @@ class SituationTagger:
     def decide(self, doc: Doc) -> Decision:
         """The :class:`Decision` of a Doc the entity tagger's pipeline made (lemmas set)."""
         situations: dict[str, int] = {}
-        for match_id, _, _ in self.situation_matcher(doc):
+        spans: dict[str, tuple[int, int]] = {}
+        for match_id, start, end in sorted(self.situation_matcher(doc), key=lambda m: m[1]):
             key = self.nlp.vocab.strings[match_id]
             situations[key] = situations.get(key, 0) + 1
+            spans.setdefault(key, (doc[start].idx, doc[end - 1].idx + len(doc[end - 1])))
         remedies: dict[str, str] = {}
         for match_id, start, end in sorted(self.remedy_matcher(doc), key=lambda m: m[1]):
-            remedies.setdefault(self.nlp.vocab.strings[match_id], doc[start:end].text)
-        return Decision(situations, remedies)
+            key = self.nlp.vocab.strings[match_id]
+            if key not in remedies:
+                remedies[key] = doc[start:end].text
+                spans[f"remedy:{key}"] = (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]))
+        return Decision(situations, remedies, spans)

@@ -79,13 +79,12 @@ async def compare_situation(datasette, request):
         "select l.id, l.game, l.source, l.number, l.kind, l.text, l.page_start, l.page_end, l.citation, "
         "s.title as source_title, s.author, s.year, g.name as game_name from law_situations ls "
         "join laws l on l.id = ls.law_id join sources s on s.slug = l.source join games g on g.slug = l.game "
-        "left join laws p on p.id = l.parent where ls.situation_id = ? and l.witness_of is null order by l.ordinal",
+        "where ls.situation_id = ? and ls.grade = 'decides' and l.witness_of is null order by l.ordinal",
         [situation_id])).rows]
     remedies: dict[str, list[tuple[str, str]]] = {}
     for r in (await db.execute(
-            "select r.law_id, r.remedy, r.text from law_remedies r join law_situations ls on ls.law_id = r.law_id "
-            "where ls.situation_id = ?", [situation_id])).rows:
-        remedies.setdefault(r["law_id"], []).append((r["remedy"], r["text"]))
+            "select r.law_id, r.remedy, r.evidence from law_remedies r where r.situation_id = ?", [situation_id])).rows:
+        remedies.setdefault(r["law_id"], []).append((r["remedy"], r["evidence"]))
     columns = []
     for g in games:
         books: dict[str, dict] = {}

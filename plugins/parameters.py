@@ -1,7 +1,8 @@
 """Datasette's own parameters as they enter. The numeric ones are checked before Datasette reads
 them: 0.65.5 converts ``_timelimit``, ``_facet_size`` and a view's ``_next`` (an offset) with a bare
-``int()``, so ``?_timelimit=x`` was a 500 with a traceback in the log; a bad one is a 400 naming the
-parameter. The full-text query ``_search`` goes through the one normalisation
+``int()``, so ``?_timelimit=x`` was a 500 with a traceback in the log, and passes a column filter's
+number beyond 64 bits to SQLite (``?number__gt=99999999999999999999``, another 500); a bad one is a
+400 naming the parameter. The full-text query ``_search`` goes through the one normalisation
 (:func:`ingest.text.normalise`), as the laws' text did: ``?_search=dea%C2%ADler`` finds "dealer"."""
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from ingest.query.serve import DATABASE_NAME
 from ingest.text import normalise
 
 WHOLE = re.compile(r"\d{1,9}")
+# a column filter's number beyond SQLite's 64-bit integers makes Datasette 0.65.5 fail (a 500)
+HUGE_NUMBER = re.compile(r"[-+]?\d{19,}")
 
 
 def bad_parameter(args: dict[str, list[str]], is_view: bool) -> str | None:
@@ -30,6 +33,9 @@ def bad_parameter(args: dict[str, list[str]], is_view: bool) -> str | None:
         for value in args.get("_next", []):
             if not WHOLE.fullmatch(value):
                 return "_next: a view's pages are numbered by offset; give a whole number"
+    for name, values in args.items():
+        if any(HUGE_NUMBER.fullmatch(v.strip()) and abs(int(v)) > 2**63 - 1 for v in values):
+            return f"{name}: the number is too large (at most {2**63 - 1})"
     return None
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .. import vocabulary
-from ..models import Document, Entity, LawVector, Links, Ruling, Segmentation
+from ..models import Document, Entity, LawVector, Links, Ruling, Segmentation, Tag
 from ..paths import VIEWS
 from ..schema_version import SCHEMA_VERSION
 from ..vocabulary import SituationEntry
@@ -67,7 +67,8 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
          "line_start": law.line_start, "line_end": law.line_end, "entities": law.entity_ids,
          "numbered": int(law.numbered), "witness_of": law.witness_of,
          "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
-         "situations": sorted(law.decision.situations) if law.decision else [], "citation": law.citation}
+         "situations": sorted({t.situation for t in law.tags if t.grade == "decides" and t.remedy is None}),
+         "citation": law.citation}
         for law in laws
     )
     yield "fragments", (
@@ -84,14 +85,30 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
     yield "rulings", (vars(r) for r in corpus.rulings)
     yield "ruling_citations", (vars(c) for c in corpus.links.ruling_citations)
     yield "situations", ({"id": s.id, "label": s.label, "description": s.description} for s in corpus.situations)
-    yield "law_situations", ({"law_id": law.id, "situation_id": sid, "score": float(n), "method": "cues"}
-                             for law in laws if law.decision for sid, n in sorted(law.decision.situations.items()))
-    yield "law_remedies", ({"law_id": law.id, "remedy": r, "text": t}
-                           for law in laws if law.decision for r, t in sorted(law.decision.remedies.items()))
+    yield "law_situations", (_tag_row(law.id, t) for law in laws for t in _unique(law.tags, remedies=False))
+    yield "law_remedies", ({**_tag_row(law.id, t), "remedy": t.remedy}
+                           for law in laws for t in _unique(law.tags, remedies=True))
     yield "parallels", ({"law_id": p.law_id, "other_id": p.other_id, "score": round(p.score, 6),
                          "method": p.method, "kind": p.kind} for p in corpus.links.parallels)
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
+
+
+def _unique(tags: list[Tag], remedies: bool) -> list[Tag]:
+    """One tag a situation (a remedy and situation): ``decides`` over ``touches``, the first."""
+    out: dict[tuple, Tag] = {}
+    for t in tags:
+        if (t.remedy is not None) != remedies:
+            continue
+        key = (t.situation, t.remedy)
+        if key not in out or (out[key].grade == "touches" and t.grade == "decides"):
+            out[key] = t
+    return list(out.values())
+
+
+def _tag_row(law_id: str, t: Tag) -> dict:
+    return {"law_id": law_id, "situation_id": t.situation, "grade": t.grade, "origin": t.origin,
+            "score": t.score, "evidence": t.evidence, "evidence_start": t.start, "evidence_end": t.end}
 
 
 def write_database(path: Path, corpus: Corpus, views: Path = VIEWS) -> dict[str, int]:

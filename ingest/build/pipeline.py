@@ -18,6 +18,7 @@ from .. import vocabulary
 from ..models import CorpusError, Document, Law, Links, Ruling, Segmentation
 from ..situations import SituationTagger
 from ..tag import Tagger
+from .annotations import final_tags, read_annotations
 from .catalog import BookEntry, footnotes, load_catalog
 from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations, short_citations
 from .load import Corpus, write_database
@@ -93,9 +94,12 @@ def build(
     embed: bool = True,
     rulings_dir: Path | None = None,
     on_wait: Callable[[str], None] | None = None,
+    annotations_dir: Path | None = None,
 ) -> BuildReport:
     """Build the database at ``db_path`` from every text under ``corpus_dirs``, every catalogued
-    book found in ``cache`` (when given) and the Markdown rulings in ``rulings_dir``.
+    book found in ``cache`` (when given) and the Markdown rulings in ``rulings_dir``; the reviewed
+    situation tags in ``annotations_dir`` (``corpus/annotations``) replace the tagger's proposals
+    for the laws they cover.
 
     ``progress(items, length, label)`` wraps the long loops (tagging, embedding) to show progress.
     One build of a database runs at a time: while another holds it, ``on_wait(message)`` is called
@@ -103,7 +107,7 @@ def build(
     Raises :class:`CorpusError` for bad input; the file at ``db_path`` is then untouched.
     """
     with build_lock(db_path, on_wait):
-        return _build(corpus_dirs, db_path, progress, tagger, cache, catalog, embed, rulings_dir)
+        return _build(corpus_dirs, db_path, progress, tagger, cache, catalog, embed, rulings_dir, annotations_dir)
 
 
 def _build(
@@ -115,6 +119,7 @@ def _build(
     catalog: list[BookEntry] | None,
     embed: bool,
     rulings_dir: Path | None,
+    annotations_dir: Path | None = None,
 ) -> BuildReport:
     t0 = time.perf_counter()
     games = vocabulary.games()
@@ -151,6 +156,9 @@ def _build(
     tagger = tagger or Tagger()
     situation_tagger = SituationTagger(tagger)
     tag_laws(laws, tagger, situation_tagger, progress)
+    reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
+    warnings += review_warnings
+    final_tags(laws, reviewed)
 
     # link
     for doc, segs in segmented:

@@ -71,14 +71,17 @@ TABLES: dict[str, Table] = {
     ),
     "situations": Table({"id": str, "label": str, "description": str}, pk="id"),
     "law_situations": Table(
-        {"law_id": str, "situation_id": str, "score": float, "method": str},
+        {"law_id": str, "situation_id": str, "grade": str, "origin": str, "score": float, "evidence": str,
+         "evidence_start": int, "evidence_end": int},
         pk=("law_id", "situation_id"),
         foreign_keys=(("law_id", "laws", "id"), ("situation_id", "situations", "id")),
         indexes=(("situation_id",),),
     ),
     "law_remedies": Table(
-        {"law_id": str, "remedy": str, "text": str}, pk=("law_id", "remedy"),
-        foreign_keys=(("law_id", "laws", "id"),), indexes=(("remedy",),),
+        {"law_id": str, "situation_id": str, "remedy": str, "grade": str, "origin": str, "score": float,
+         "evidence": str, "evidence_start": int, "evidence_end": int},
+        pk=("law_id", "situation_id", "remedy"),
+        foreign_keys=(("law_id", "laws", "id"), ("situation_id", "situations", "id")), indexes=(("remedy",),),
     ),
     "parallels": Table(
         {"law_id": str, "other_id": str, "score": float, "method": str, "kind": str}, pk=("law_id", "other_id"),

@@ -44,7 +44,7 @@ class LawRecord:
     rulings: list[dict] = field(default_factory=list)
     references: list[dict] = field(default_factory=list)  # citations in the law, resolved
     cited_by: list[dict] = field(default_factory=list)
-    decides: list[dict] = field(default_factory=list)  # situations (id, label)
+    decides: list[dict] = field(default_factory=list)  # situations (id, label, grade, origin, evidence)
     remedies: list[dict] = field(default_factory=list)
     other_editions: list[dict] = field(default_factory=list)  # the same game's laws in other books
     mentions: list[dict] = field(default_factory=list)  # entity mentions with label and kind
@@ -84,8 +84,10 @@ class LawRecord:
             **law, "label": self.label, "short_citation": self.short_citation, "full_citation": self.full_citation,
             "game_name": self.game["name"], "book": self.source,
             "code_record": {**self.code, "aliases": json.loads(self.code["aliases"] or "[]")} if self.code else None,
-            "clauses": [c["id"] for c in self.clauses], "decides": [s["id"] for s in self.decides],
-            "remedies": [r["remedy"] for r in self.remedies],
+            "clauses": [c["id"] for c in self.clauses],
+            "decides": [s["id"] for s in self.decides if s["grade"] == "decides"],
+            "touches": [s["id"] for s in self.decides if s["grade"] == "touches"],
+            "remedies": [{"situation": r["situation_id"], "remedy": r["remedy"]} for r in self.remedies],
             "entities": sorted({m["entity_id"] for m in self.mentions}),
         }
 
@@ -127,9 +129,11 @@ def law_record(conn: sqlite3.Connection, law_id: str) -> LawRecord | None:
         cited_by=[_labelled(r) for r in many(
             f"select {_LISTED} where l.id in (select law_id from cross_references where target_id = ?) "
             "order by l.ordinal", [law_id])],
-        decides=many("select s.id, s.label from law_situations ls join situations s on s.id = ls.situation_id "
-                     "where ls.law_id = ? order by s.rowid", [decided_by]),
-        remedies=many("select remedy, text from law_remedies where law_id = ? order by remedy", [law_id]),
+        decides=many("select s.id, s.label, ls.grade, ls.origin, ls.score, ls.evidence from law_situations ls "
+                     "join situations s on s.id = ls.situation_id where ls.law_id = ? order by ls.grade, s.rowid",
+                     [decided_by]),
+        remedies=many("select remedy, situation_id, evidence as text, origin from law_remedies where law_id = ? "
+                      "order by situation_id, remedy", [decided_by]),
         other_editions=[_labelled(r) for r in many(
             f"select {_COLUMNS}, pl.score from parallels pl join laws l on l.id = pl.other_id {_JOINS} "
             "where pl.law_id = ? and pl.kind = 'other-edition' order by pl.score desc", [decided_by])],

@@ -1,0 +1,131 @@
+"""Annotations: the reviewed situation and remedy tags (``corpus/annotations/<book>.csv``, written
+by people who read every law of the book; the folder's README gives the columns and the rules),
+and each law's final tags: reviewed where a person read it, else predicted by the tagger.
+
+A row's evidence must be words of its law's text. Where the build has since split a law into the
+cases it lists (its clauses), a tag whose evidence now stands in one of those clauses moves to it
+(with a warning saying so); evidence found nowhere is an error naming the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from .. import vocabulary
+from ..models import CorpusError, Law, Tag
+
+COLUMNS = ["law_id", "situation", "grade", "remedy", "evidence", "opening"]
+GRADES = ("decides", "touches")
+
+
+def read_annotations(folder: Path, laws: list[Law]) -> tuple[dict[str, list[Tag]], list[str]]:
+    """The reviewed tags of the laws being built, by law id (a law reviewed as deciding nothing has
+    an empty list), and warnings. Files of books not being built are skipped. Raises
+    :class:`CorpusError` naming the file and line for a wrong header, an unknown law of a built
+    book, situation, remedy or grade, a remedy for a situation the law does not decide, or
+    evidence that is not in the law's text (nor in one of its clauses)."""
+    by_id = {law.id: law for law in laws}
+    sources = {law.source for law in laws}
+    children: dict[str, list[Law]] = {}
+    for law in laws:
+        if law.parent:
+            children.setdefault(law.parent, []).append(law)
+    situations = {s.id for s in vocabulary.situations()}
+    remedies = set(vocabulary.remedies())
+    reviewed: dict[str, list[Tag]] = {}
+    warnings: list[str] = []
+    for path in sorted(folder.glob("*.csv")) if folder.is_dir() else []:
+        if path.stem not in sources:
+            continue
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames != COLUMNS:
+                raise CorpusError(f"{path}:1: the header must be {','.join(COLUMNS)}")
+            for line, row in enumerate(reader, start=2):
+                where = f"{path}:{line}"
+                law = by_id.get(row["law_id"])
+                if law is None:
+                    raise CorpusError(f"{where}: law_id {row['law_id']!r}: no such law in the book")
+                reviewed.setdefault(law.id, [])
+                if not row["situation"]:
+                    continue
+                tag = _tag(row, where, situations, remedies)
+                evidence = row["evidence"]
+                target, start = _locate(law, evidence, children)
+                if target is None:  # the evidence runs on into the cases the law now lists: keep its opening
+                    evidence = _opening_in(law.text, evidence)
+                    target, start = (law, law.text.find(evidence)) if evidence else (None, -1)
+                    if target is None:
+                        raise CorpusError(f"{where}: evidence {row['evidence'][:60]!r} is not in the text of {law.id}")
+                    warnings.append(f"{where}: only the opening of the evidence is in {law.id} ({evidence!r}); kept")
+                if target is not law:
+                    warnings.append(f"{where}: the evidence stands in {target.id}, a case {law.id} lists; the tag moves there")
+                    reviewed.setdefault(target.id, [])
+                reviewed[target.id].append(Tag(tag.situation, tag.grade, "reviewed", evidence, start,
+                                               start + len(evidence), tag.remedy))
+    for law_id, tags in reviewed.items():
+        decided = {t.situation for t in tags if t.grade == "decides" and t.remedy is None}
+        for t in [t for t in tags if t.remedy and t.situation not in decided]:
+            # its situation moved to a case the law lists: the law decides it through its list
+            tags.append(Tag(t.situation, "decides", "reviewed", t.evidence, t.start, t.end))
+            decided.add(t.situation)
+            warnings.append(f"{law_id}: decides {t.situation} through the cases it lists (its remedy {t.remedy} stays)")
+    return reviewed, warnings
+
+
+def _tag(row: dict, where: str, situations: set[str], remedies: set[str]) -> Tag:
+    if row["situation"] not in situations:
+        raise CorpusError(f"{where}: situation {row['situation']!r} is not in ingest/vocabulary/situations.toml")
+    if row["grade"] not in GRADES:
+        raise CorpusError(f"{where}: grade must be decides or touches, not {row['grade']!r}")
+    if row["remedy"] and row["remedy"] not in remedies:
+        raise CorpusError(f"{where}: remedy {row['remedy']!r} is not in ingest/vocabulary/situations.toml")
+    if row["remedy"] and row["grade"] != "decides":
+        raise CorpusError(f"{where}: a remedy row must have grade decides")
+    if not row["evidence"]:
+        raise CorpusError(f"{where}: evidence is empty")
+    return Tag(row["situation"], row["grade"], "reviewed", row["evidence"], 0, 0, row["remedy"] or None)
+
+
+def _opening_in(text: str, evidence: str) -> str:
+    """The longest opening of ``evidence`` (three words or more) found in ``text``; empty if none."""
+    words = evidence.split()
+    for n in range(len(words) - 1, 2, -1):
+        opening = " ".join(words[:n])
+        if opening in text:
+            return opening
+    return ""
+
+
+def _locate(law: Law, evidence: str, children: dict[str, list[Law]]) -> tuple[Law | None, int]:
+    """The law whose text holds ``evidence`` — ``law``, else one of its cases (clauses, nested) —
+    and the offset there."""
+    todo = [law]
+    while todo:
+        x = todo.pop(0)
+        k = x.text.find(evidence)
+        if k >= 0:
+            return x, k
+        todo += children.get(x.id, [])
+    return None, -1
+
+
+def final_tags(laws: list[Law], reviewed: dict[str, list[Tag]]) -> None:
+    """Set each law's ``tags``: its reviewed tags, else the tagger's proposals (each situation it
+    proposes, graded ``decides``, with the remedies it finds tied to each)."""
+    for law in laws:
+        if law.id in reviewed:
+            law.tags = list(reviewed[law.id])
+            continue
+        d = law.decision
+        if d is None:
+            continue
+        tags = []
+        for sid, count in sorted(d.situations.items()):
+            start, end = d.spans.get(sid, (0, 0))
+            tags.append(Tag(sid, "decides", "predicted", law.text[start:end], start, end, None, float(count)))
+            for remedy, words in sorted(d.remedies.items()):
+                rs, re_ = d.spans.get(f"remedy:{remedy}", (0, 0))
+                tags.append(Tag(sid, "decides", "predicted", words, rs, re_, remedy, 1.0))
+        law.tags = tags
