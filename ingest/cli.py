@@ -52,7 +52,38 @@ def progress(items, length, label):
         yield from bar
 
 
-def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None) -> None:
+# the kinds of build warning, for the summary (the details with --verbose)
+WARNING_KINDS = [
+    ("text kept as a fragment (a preamble, a heading's text)", "kept as a fragment"),
+    ("reviewed tags moved to the case a law lists", "the tag moves there"),
+    ("reviewed tags of a law deciding through its cases", "through the cases it lists"),
+    ("reviewed evidence running on into a law's cases", "only the opening of the evidence"),
+    ("numbers printed twice (kept as …~2)", "is duplicated"),
+    ("numbers out of order or skipped", "out of order"),
+    ("lines not in UTF-8, read as Windows-1252", "Windows-1252"),
+]
+
+
+def _report_warnings(warnings: list[str], verbose: bool) -> None:
+    """Every warning with --verbose; else the warnings of the known kinds counted, the others in full."""
+    if verbose:
+        for w in warnings:
+            click.secho(f"warning: {w}", fg="yellow", err=True)
+        return
+    counts: dict[str, int] = {}
+    for w in warnings:
+        kind = next((label for label, needle in WARNING_KINDS if needle in w), None)
+        if kind is None:
+            click.secho(f"warning: {w}", fg="yellow", err=True)
+        else:
+            counts[kind] = counts.get(kind, 0) + 1
+    for kind, n in counts.items():
+        click.secho(f"warnings: {n} × {kind}", fg="yellow", err=True)
+    if counts:
+        click.echo("(build --verbose lists each with its file and line)", err=True)
+
+
+def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None, verbose: bool = False) -> None:
     from .build.fetch import CACHE
     from .build.pipeline import build
 
@@ -68,8 +99,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
     except CorpusError as e:
         kept = f"{db_path} was left as it was" if db_path.exists() else "no database was written"
         fail(f"{e}\nthe build stopped; {kept}")
-    for w in report.warnings:
-        click.secho(f"warning: {w}", fg="yellow", err=True)
+    _report_warnings(report.warnings, verbose)
     if report.missing_books:
         click.secho(
             f"{len(report.missing_books)} catalogued book(s) are not in the cache ({books_cache}) and were "
@@ -103,7 +133,8 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
 )
 @DB_OPTION
 @CACHE_OPTION
-def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None) -> None:
+@click.option("--verbose", "-v", is_flag=True, help="List every warning with its file and line (default: counted by kind).")
+def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None, verbose: bool) -> None:
     """Build the database from corpus texts: clean, segment into laws, tag entities, load.
 
     The new database replaces the old one only when the build succeeds; on bad input (a missing
@@ -112,8 +143,9 @@ def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None) -
 
     With no --corpus it builds the project's seed excerpts plus every catalogued book found in
     the cache (see 'cardlaws corpus fetch'); with --corpus, only the texts in those folders.
+    The reviewed situation tags of corpus/annotations are loaded over the tagger's proposals.
     """
-    _run_build(corpus, db_path, cache)
+    _run_build(corpus, db_path, cache, verbose)
 
 
 MIRROR_OPTION = click.option(

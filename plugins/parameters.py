@@ -1,8 +1,9 @@
 """Datasette's own parameters as they enter. The numeric ones are checked before Datasette reads
 them: 0.65.5 converts ``_timelimit``, ``_facet_size`` and a view's ``_next`` (an offset) with a bare
 ``int()``, so ``?_timelimit=x`` was a 500 with a traceback in the log, and passes a column filter's
-number beyond 64 bits to SQLite (``?number__gt=99999999999999999999``, another 500); a bad one is a
-400 naming the parameter. The full-text query ``_search`` goes through the one normalisation
+number beyond 64 bits or a NUL character to SQLite (``?number__gt=99999999999999999999``,
+``?_where=%00``: more 500s), and reads a ``_facet`` value in braces as JSON (``?_facet={}``: a 500);
+a bad one is a 400 naming the parameter. The full-text query ``_search`` goes through the one normalisation
 (:func:`ingest.text.normalise`), as the laws' text did: ``?_search=dea%C2%ADler`` finds "dealer"."""
 
 from __future__ import annotations
@@ -36,7 +37,20 @@ def bad_parameter(args: dict[str, list[str]], is_view: bool) -> str | None:
     for name, values in args.items():
         if any(HUGE_NUMBER.fullmatch(v.strip()) and abs(int(v)) > 2**63 - 1 for v in values):
             return f"{name}: the number is too large (at most {2**63 - 1})"
+        if any("\x00" in v for v in values):  # SQLite refuses a NUL in SQL text: another 500
+            return f"{name}: contains a NUL character"
+        if name.startswith("_facet") and any(v.lstrip().startswith("{") and not _facet_config(v) for v in values):
+            return f"{name}: give a column name (or a JSON object naming one)"
     return None
+
+
+def _facet_config(value: str) -> bool:
+    """Whether a ``_facet`` value in JSON is the one form Datasette reads: an object of one string."""
+    try:
+        config = json.loads(value)
+    except ValueError:
+        return False
+    return isinstance(config, dict) and len(config) == 1 and all(isinstance(v, str) for v in config.values())
 
 
 @hookimpl

@@ -3,15 +3,23 @@ entity tagger, and a Datasette serving that database through its own test client
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from ingest.build.catalog import load_catalog
 from ingest.build.pipeline import build
 from ingest.paths import SEEDS
 from ingest.query.serve import make_datasette
 from ingest.tag import Tagger
+
+# CI runs the property and fuzz tests on the same examples every time (a failure there is
+# reproducible); a developer's run explores new ones
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")

@@ -107,3 +107,10 @@ async def test_a_number_beyond_64_bits_is_a_clear_400(datasette, path):
     # found by the fuzz test: Datasette 0.65.5 hands it to SQLite, which cannot hold it (a 500)
     response = await datasette.client.get(path)
     assert response.status_code == 400 and "too large" in response.text
+
+
+@pytest.mark.parametrize("path, says", [("/cardlaws/games?_where=%00", "NUL"), ("/cardlaws/games?_facet=%7B%7D", "column")])
+async def test_parameters_datasette_cannot_read_are_a_clear_400(datasette, path, says):
+    # found by the fuzz test: a NUL in SQL text and a _facet of {} were 500s
+    response = await datasette.client.get(path)
+    assert response.status_code == 400 and says in response.text
