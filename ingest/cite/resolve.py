@@ -135,10 +135,6 @@ class Resolver:
                                       "case when kind = 'reference' then text else '' end as text from laws")]
         return cls(games, sources, laws, codes)
 
-    def law(self, law_id: str) -> CitableLaw | None:
-        """The law or clause with this id, if any."""
-        return self._by_id.get(law_id)
-
     def find(self, text: str) -> list[Citation]:
         """Every citation in ``text``, in order."""
         return self.finder.find(text)
@@ -383,17 +379,3 @@ class Resolver:
         if not targets:
             return Resolution(citation, "unresolved", reason=f"no law {ctx.number} of {game} in {ctx.source}")
         return Resolution(citation, "resolved", targets)
-
-    def books_named(self, text: str) -> str | None:
-        """A book the text names (its author or title: "Hoffmann's", "Enquire Within"), or None if
-        none or several."""
-        named = set()
-        folded = fold(text)
-        for s in self.sources.values():
-            if s.kind == "excerpt":
-                continue
-            keys = [w for w in re.findall(r"[A-Z][\w'-]+(?:-[A-Z]\w+)?", fold(s.author or "")) if len(w) > 3]
-            keys += [fold(t) for t in re.findall(r"[A-Z][a-z']+(?: [A-Z][a-z']+)+", s.title.split(":")[0])]
-            if any(re.search(rf"\b{re.escape(k.rstrip(chr(39)))}", folded) for k in keys):
-                named.add(s.slug)
-        return next(iter(named)) if len(named) == 1 else None
