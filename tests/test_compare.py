@@ -95,3 +95,31 @@ async def test_law_page_lists_situations_remedies_and_parallels(conn, ds):
     rows = conn.execute("select kind, count(*) from parallels where law_id = 'hoffmann-hoyles-games-modernized-1909/whist/41' group by kind").fetchall()
     assert dict(rows) == {"other-game": 5, "other-edition": 3}
     assert "In other books of Whist" in page
+
+
+def test_the_situation_model_was_fitted_on_the_reviewed_tags_as_they_are():
+    from ingest.evaluate.situations import ANNOTATIONS
+    from ingest.situation_model import SituationModel, training_hash
+
+    model = SituationModel.load()
+    assert model is not None and len(model.situations) >= 30
+    assert model.weights.shape == (len(model.situations), 384 + len(model.cue_order))
+    # refit it (python benchmarks/train_situations.py --save) whenever corpus/annotations changes
+    assert model.trained_on == training_hash(sorted(ANNOTATIONS.glob("*.csv")), "all-MiniLM-L6-v2-onnx-int8")
+
+
+def test_a_law_nobody_reviewed_gets_proposed_situations(tmp_path, tagger, write_source):
+    import sqlite3
+
+    from ingest.build.pipeline import build
+
+    write_source(tmp_path / "c", "club", "1. If the dealer expose a card in dealing, there must be a new deal.\n"
+                 "2. A player who revokes loses three tricks.\n", 'title = "Club rules"\ngame = "whist"\n')
+    build([tmp_path / "c"], tmp_path / "c.db", tagger=tagger, annotations_dir=tmp_path / "none")
+    rows = sqlite3.connect(tmp_path / "c.db").execute(
+        "select law_id, situation_id, grade, origin, score from law_situations order by law_id, situation_id").fetchall()
+    by_law = {}
+    for law_id, situation, grade, origin, probability in rows:
+        assert (grade, origin) == ("decides", "predicted") and 0 < probability <= 1
+        by_law.setdefault(law_id, set()).add(situation)
+    assert "exposed-card-in-dealing" in by_law["club/whist/1"] and "revoke" in by_law["club/whist/2"]

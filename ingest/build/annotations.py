@@ -12,8 +12,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
+
 from .. import vocabulary
-from ..models import CorpusError, Law, Tag
+from ..models import CorpusError, Law, LawVector, Tag
+from ..situation_model import SituationModel, features
 
 COLUMNS = ["law_id", "situation", "grade", "remedy", "evidence", "opening"]
 GRADES = ("decides", "touches")
@@ -111,9 +114,12 @@ def _locate(law: Law, evidence: str, children: dict[str, list[Law]]) -> tuple[La
     return None, -1
 
 
-def final_tags(laws: list[Law], reviewed: dict[str, list[Tag]]) -> None:
-    """Set each law's ``tags``: its reviewed tags, else the tagger's proposals (each situation it
-    proposes, graded ``decides``, with the remedies it finds tied to each)."""
+def final_tags(laws: list[Law], reviewed: dict[str, list[Tag]], vectors: dict[str, LawVector] | None = None,
+               model: SituationModel | None = None) -> None:
+    """Set each law's ``tags``: its reviewed tags, else proposals: the situation model's (for a
+    law with a vector; score = its probability) or, without a model, the cue tagger's (score = cue
+    matches), graded ``decides``, with the remedies the cues find tied to each situation."""
+    vectors = vectors or {}
     for law in laws:
         if law.id in reviewed:
             law.tags = list(reviewed[law.id])
@@ -121,10 +127,16 @@ def final_tags(laws: list[Law], reviewed: dict[str, list[Tag]]) -> None:
         d = law.decision
         if d is None:
             continue
+        if model is not None and law.id in vectors:
+            x = features(np.frombuffer(vectors[law.id].vector, dtype=np.float32), d.situations, model.cue_order)
+            probs = model.probabilities(x[None, :])[0]
+            proposed = {s: float(p) for s, p, t in zip(model.situations, probs, model.thresholds, strict=True) if p >= t}
+        else:
+            proposed = {s: float(n) for s, n in d.situations.items()}
         tags = []
-        for sid, count in sorted(d.situations.items()):
+        for sid, score in sorted(proposed.items()):
             start, end = d.spans.get(sid, (0, 0))
-            tags.append(Tag(sid, "decides", "predicted", law.text[start:end], start, end, None, float(count)))
+            tags.append(Tag(sid, "decides", "predicted", law.text[start:end], start, end, None, score))
             for remedy, words in sorted(d.remedies.items()):
                 rs, re_ = d.spans.get(f"remedy:{remedy}", (0, 0))
                 tags.append(Tag(sid, "decides", "predicted", words, rs, re_, remedy, 1.0))

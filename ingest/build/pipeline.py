@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import vocabulary
 from ..models import CorpusError, Document, Law, Links, Ruling, Segmentation
+from ..situation_model import SituationModel
 from ..situations import SituationTagger
 from ..tag import Tagger
 from .annotations import final_tags, read_annotations
@@ -158,7 +159,6 @@ def _build(
     tag_laws(laws, tagger, situation_tagger, progress)
     reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
     warnings += review_warnings
-    final_tags(laws, reviewed)
 
     # link
     for doc, segs in segmented:
@@ -178,6 +178,7 @@ def _build(
     vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
     by_id = {law.id: law for law in laws}
     links.parallels = parallels({i: v.vector for i, v in vectors.items()}, by_id)
+    final_tags(laws, reviewed, vectors, SituationModel.load())  # reviewed, else proposed
 
     # load
     corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors)
