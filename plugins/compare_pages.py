@@ -76,36 +76,46 @@ async def compare_situation(datasette, request):
                              status=400)
     games = await _games(db, family, families)
     laws = [dict(r) for r in (await db.execute(
-        "select l.id, l.game, l.source, l.number, l.kind, l.text, l.page_start, l.page_end, l.citation, "
-        "s.title as source_title, s.author, s.year, g.name as game_name from law_situations ls "
-        "join laws l on l.id = ls.law_id join sources s on s.slug = l.source join games g on g.slug = l.game "
-        "where ls.situation_id = ? and ls.grade = 'decides' and l.witness_of is null order by l.ordinal",
+        "select l.id, l.game, l.source, l.code, l.number, l.kind, l.text, l.citation, ls.grade, ls.origin, "
+        "c.title as code_title, coalesce(c.year, s.year) as year, s.title as source_title, g.name as game_name "
+        "from law_situations ls join laws l on l.id = ls.law_id join sources s on s.slug = l.source "
+        "join codes c on c.id = l.code join games g on g.slug = l.game "
+        "where ls.situation_id = ? and l.witness_of is null order by coalesce(c.year, s.year), l.ordinal",
         [situation_id])).rows]
     remedies: dict[str, list[tuple[str, str]]] = {}
     for r in (await db.execute(
             "select r.law_id, r.remedy, r.evidence from law_remedies r where r.situation_id = ?", [situation_id])).rows:
         remedies.setdefault(r["law_id"], []).append((r["remedy"], r["evidence"]))
-    columns = []
+    columns, summary = [], {}
     for g in games:
-        books: dict[str, dict] = {}
+        codes: dict[str, dict] = {}  # the game's codes in date order: how the rule changed
+        touching = []
         for law in (x for x in laws if x["game"] == g["slug"]):
-            book = books.setdefault(law["source"], {"source": law["source"], "title": law["source_title"],
-                                                     "year": law["year"], "laws": []})
-            book["laws"].append({
+            if law["grade"] != "decides":
+                touching.append({"id": law["id"], "citation": law["citation"]})
+                continue
+            code = codes.setdefault(law["code"], {"code": law["code"], "title": law["code_title"],
+                                                  "book": law["source_title"], "year": law["year"], "laws": []})
+            law_remedies = sorted({r for r, _ in remedies.get(law["id"], [])})
+            for r in law_remedies:
+                summary.setdefault(r, {})[g["slug"]] = g["name"]
+            code["laws"].append({
                 "id": law["id"], "number": law["number"], "kind": law["kind"], "text": law["text"],
-                "remedies": [r for r, _ in sorted(remedies.get(law["id"], []))],
-                "citation": law["citation"],
+                "remedies": law_remedies, "citation": law["citation"], "predicted": law["origin"] == "predicted",
                 "html": _marked(law["text"], [t for _, t in remedies.get(law["id"], [])]),
             })
-        columns.append({"game": g["slug"], "name": g["name"], "books": list(books.values())})
+        columns.append({"game": g["slug"], "name": g["name"], "codes": list(codes.values()), "touching": touching})
+    summary_rows = sorted(({"remedy": r, "games": sorted(games_.values())} for r, games_ in summary.items()),
+                          key=lambda row: -len(row["games"]))
     if request.url_vars.get("format") == "json":
         for col in columns:
-            for book in col["books"]:
-                for law in book["laws"]:
+            for code in col["codes"]:
+                for law in code["laws"]:
                     law.pop("html")
-        return Response.json({"situation": situation, "games": columns})
+        return Response.json({"situation": situation, "summary": summary_rows, "games": columns})
     return Response.html(await datasette.render_template("compare_situation.html", {
-        "situation": situation, "columns": columns, "families": families, "family": family,
+        "situation": situation, "columns": [c for c in columns if c["codes"]], "summary": summary_rows,
+        "without": [c for c in columns if not c["codes"]], "families": families, "family": family,
         "metadata": datasette.metadata()}, request=request))
 
 

@@ -82,10 +82,16 @@ async def test_situation_page_has_a_column_per_game_and_says_when_none(ds):
     page = (await ds.client.get("/compare/pack-not-cut")).text
     assert 'id="poker"' in page and "/law/peel-round-games-with-cards-1891/poker/8" in page
     data = (await ds.client.get("/compare/pack-not-cut.json")).json()
-    empty = [col["name"] for col in data["games"] if not col["books"]]
-    assert empty and f"No law of {empty[0]} in these books decides this." in page
+    empty = [col["name"] for col in data["games"] if not col["codes"]]
+    assert empty and "No law in these books decides this in " in page and empty[0] in page
     poker = next(col for col in data["games"] if col["game"] == "poker")
-    assert {b["source"] for b in poker["books"]} >= {"peel-round-games-with-cards-1891"}
+    assert {c["code"] for c in poker["codes"]} >= {"peel-round-games-with-cards-1891/poker"}
+    years = [c["year"] for col in data["games"] for c in col["codes"]]
+    assert all(a <= b for col in data["games"] for a, b in zip([c["year"] for c in col["codes"]],
+                                                                [c["year"] for c in col["codes"]][1:])) and years
+    # the summary: Peel's Poker 8 "… there shall be a new deal" (reviewed) puts poker among the new-deal games
+    new_deal = next(row for row in data["summary"] if row["remedy"] == "new-deal")
+    assert "Poker" in new_deal["games"] and "new deal</span> in " in page
     assert (await ds.client.get("/compare/no-such-situation")).status_code == 404
 
 
