@@ -53,7 +53,7 @@ def read_annotations(folder: Path, laws: list[Law]) -> tuple[dict[str, list[Tag]
                 reviewed.setdefault(law.id, [])
                 if not row["situation"]:
                     continue
-                tag = _tag(row, where, situations, remedies)
+                _check(row, where, situations, remedies)
                 evidence = row["evidence"]
                 target, start = _locate(law, evidence, children)
                 if target is None:  # the evidence runs on into the cases the law now lists: keep its opening
@@ -65,8 +65,8 @@ def read_annotations(folder: Path, laws: list[Law]) -> tuple[dict[str, list[Tag]
                 if target is not law:
                     warnings.append(f"{where}: the evidence stands in {target.id}, a case {law.id} lists; the tag moves there")
                     reviewed.setdefault(target.id, [])
-                reviewed[target.id].append(Tag(tag.situation, tag.grade, "reviewed", evidence, start,
-                                               start + len(evidence), tag.remedy))
+                reviewed[target.id].append(Tag(row["situation"], row["grade"], "reviewed", evidence, start,
+                                               start + len(evidence), row["remedy"] or None))
     for law_id, tags in reviewed.items():
         decided = {t.situation for t in tags if t.grade == "decides" and t.remedy is None}
         for t in [t for t in tags if t.remedy and t.situation not in decided]:
@@ -77,7 +77,9 @@ def read_annotations(folder: Path, laws: list[Law]) -> tuple[dict[str, list[Tag]
     return reviewed, warnings
 
 
-def _tag(row: dict, where: str, situations: set[str], remedies: set[str]) -> Tag:
+def _check(row: dict, where: str, situations: set[str], remedies: set[str]) -> None:
+    """Raise :class:`CorpusError` naming ``where`` for a row naming an unknown situation, grade or
+    remedy, a remedy row not graded decides, or no evidence."""
     if row["situation"] not in situations:
         raise CorpusError(f"{where}: situation {row['situation']!r} is not in ingest/vocabulary/situations.toml")
     if row["grade"] not in GRADES:
@@ -88,7 +90,6 @@ def _tag(row: dict, where: str, situations: set[str], remedies: set[str]) -> Tag
         raise CorpusError(f"{where}: a remedy row must have grade decides")
     if not row["evidence"]:
         raise CorpusError(f"{where}: evidence is empty")
-    return Tag(row["situation"], row["grade"], "reviewed", row["evidence"], 0, 0, row["remedy"] or None)
 
 
 def _opening_in(text: str, evidence: str) -> str:

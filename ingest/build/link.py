@@ -18,6 +18,7 @@ import numpy as np
 
 from ..citation import law_label, short_candidates
 from ..cite import CitableCode, CitableLaw, CitableSource, Resolver
+from ..cite.find import ORDINALS
 from ..models import CrossReference, Document, Law, Parallel, Ruling, RulingCitation, Segmentation
 from .segment.notes import FOOTNOTE_RE
 
@@ -105,9 +106,6 @@ def short_citations(resolver: Resolver, docs: list[Document], laws: list[Law], g
         if law.witness_of and law.witness_of in by_id:
             law.citation = by_id[law.witness_of].citation
     return alone_not
-
-
-ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 def _names_alone(resolver: Resolver, citation: str, law: Law) -> bool:

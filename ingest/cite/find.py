@@ -31,7 +31,7 @@ _LAW = r"(?:(?:[Ll]aws?|LAWS?|[Rr]ules?|RULES?)(?:\s+[Nn]o\.)?|§§?|(?P<sec>[Ss
 _ETIQUETTE = r"(?P<etiquette>[Ee]tiquette)"
 _PARAGRAPH = r"(?P<para>¶¶?|[Pp]aragraphs?|[Pp]ara?\.)"
 _WORD = r"(?:(?:[Ll]aws?|LAWS|[Rr]ules?)\s*(?=¶))?(?:" + _LAW + r"|" + _ETIQUETTE + r"|" + _PARAGRAPH + r")"
-_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
 _BOOK = r"(?:\s*\((?P<book>[^)]{1,80})\))?"
 
 _ITEM_RE = re.compile(
@@ -96,7 +96,7 @@ class Finder:
             ("game-law", re.compile(
                 r"\b(?P<game>" + g + r")(?:['’]s)?(?:,)?\s+" + _WORD + r"\s*,?\s*(?P<nums>" + _NUMS + r")" + _BOOK)),
             ("ordinal-paragraph", re.compile(
-                r"\b(?i:(?P<ordinal>" + "|".join(_ORDINALS) + r"))\s+(?P<para>paragraph)\s+of\s+(?:the\s+)?"
+                r"\b(?i:(?P<ordinal>" + "|".join(ORDINALS) + r"))\s+(?P<para>paragraph)\s+of\s+(?:the\s+)?"
                 r"(?P<tail>(?:[A-Z][\w'’-]*\s*)+(?:(?:of|au|on)\s+(?:[A-Z][\w'’-]*\s*)+)*(?:laws|rules)?)")),
             ("law", re.compile(r"(?<![\w-])" + _WORD + r"\s*(?P<nums>" + _NUMS + r")" + _BOOK)),
             ("law-of-game", re.compile(
@@ -143,7 +143,7 @@ class Finder:
             path = (groups["law"], groups["sec"]) + ((re.sub(r"[()\s]", "", groups["items"]),) if groups.get("items") else ())
             numbers: tuple[Cited, ...] = (Cited(path),)
         elif kind == "ordinal-paragraph":
-            numbers = (Cited((str(_ORDINALS.index(groups["ordinal"].lower()) + 1),)),)
+            numbers = (Cited((str(ORDINALS.index(groups["ordinal"].lower()) + 1),)),)
         elif kind == "number-letter":
             numbers = (Cited(tuple(re.sub(r"_", "", groups["nums"]).split())),)
         else:

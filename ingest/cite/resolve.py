@@ -292,7 +292,8 @@ class Resolver:
     def _codes(self, citation: Citation, game: str | None, scope: set[str] | None, numbered: bool | None) -> set[str]:
         """The codes a citation may mean (before its number is looked up)."""
         codes = set(scope) if scope is not None else {cid for cid, c in self.codes.items() if not game or c.game == game}
-        codes = {cid for cid in codes if self.codes[cid].kind == ("etiquette" if citation.etiquette else self.codes[cid].kind)}
+        if citation.etiquette:  # "etiquette 3": the etiquette codes only
+            codes = {cid for cid in codes if self.codes[cid].kind == "etiquette"}
         if numbered is not None:
             codes = {cid for cid in codes if self.codes[cid].numbered == numbered}
         return codes

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from ..citation import bibtex, csl_json, full_citation, law_label, pages, who
 
 # a law named in a list: its id, label and book; joined from laws (alias l), games (g), sources (s)
-_COLUMNS = ("l.id, l.kind, l.number, l.numbered, l.citation, substr(l.text, 1, 200) as opening, "
+_COLUMNS = ("l.id, l.kind, l.number, c.numbered, l.citation, substr(l.text, 1, 200) as opening, "
             "g.name as game_name, s.title as source_title")
-_JOINS = "join games g on g.slug = l.game join sources s on s.slug = l.source"
+_JOINS = "join games g on g.slug = l.game join sources s on s.slug = l.source join codes c on c.id = l.code"
 _LISTED = f"{_COLUMNS} from laws l {_JOINS}"
 
 
@@ -53,7 +53,8 @@ class LawRecord:
 
     @property
     def label(self) -> str:
-        return law_label(self.law["kind"], self.law["id"], self.game["name"], bool(self.law["numbered"]))
+        numbered = self.code["numbered"] if self.code else self.law["numbered"]  # a case under ¶ 36 is ¶ 36 (c)
+        return law_label(self.law["kind"], self.law["id"], self.game["name"], bool(numbered))
 
     @property
     def pages(self) -> str | None:

@@ -326,7 +326,8 @@ class Searcher:
         ids = [law_id for law_id, _ in ranked]
         rows = {r["id"]: r for r in self.conn.execute(
             f"select l.id, l.game, g.name as game_name, l.source, s.title as source_title, l.number, l.kind, "
-            f"l.text, l.entities, l.numbered, p.number as parent_number from laws l join games g on g.slug = l.game "
+            f"l.text, l.entities, c.numbered, p.number as parent_number from laws l join games g on g.slug = l.game "
+            f"join codes c on c.id = l.code "
             f"join sources s on s.slug = l.source left join laws p on p.id = l.parent "
             f"where l.id in ({','.join('?' * len(ids))})", ids)}
         hits = []
