@@ -100,39 +100,44 @@ class MiniLM:
     def _p(self, name: str) -> np.ndarray:
         return self.w[self.prefix + name]
 
+    def _dense(self, v: np.ndarray, name: str) -> np.ndarray:
+        flat = v.reshape(-1, v.shape[-1]) @ self._p(name + ".weight") + self._p(name + ".bias")
+        return flat.reshape(*v.shape[:-1], -1)
+
+    def _layer(self, x: np.ndarray, mask_bias: np.ndarray, p: str) -> np.ndarray:
+        """One encoder layer: self-attention, then the feed-forward block, each with a residual
+        connection and layer norm (BERT's post-norm)."""
+        batch, length, _ = x.shape
+        head = self.dim // self.heads
+
+        def split(v: np.ndarray) -> np.ndarray:
+            return v.reshape(batch, length, self.heads, head).transpose(0, 2, 1, 3)
+
+        q = split(self._dense(x, p + "attention.self.query"))
+        k = split(self._dense(x, p + "attention.self.key"))
+        v = split(self._dense(x, p + "attention.self.value"))
+        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(head)) + mask_bias
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        attention = scores / scores.sum(axis=-1, keepdims=True)
+        context = (attention @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
+        x = _layer_norm(self._dense(context, p + "attention.output.dense") + x,
+                        self._p(p + "attention.output.LayerNorm.weight"),
+                        self._p(p + "attention.output.LayerNorm.bias"), self.eps)
+        h = self._dense(x, p + "intermediate.dense")
+        h = h * 0.5 * (1.0 + self.erf(h / np.float32(np.sqrt(2.0))))
+        return _layer_norm(self._dense(h, p + "output.dense") + x, self._p(p + "output.LayerNorm.weight"),
+                           self._p(p + "output.LayerNorm.bias"), self.eps)
+
     def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The encoder's last hidden states, ``(batch, tokens, 384)`` float32."""
-        batch, length = ids.shape
+        length = ids.shape[1]
         x = (self._p("embeddings.word_embeddings.weight")[ids]
              + self._p("embeddings.position_embeddings.weight")[:length][None]
              + self._p("embeddings.token_type_embeddings.weight")[0][None, None])
         x = _layer_norm(x, self._p("embeddings.LayerNorm.weight"), self._p("embeddings.LayerNorm.bias"), self.eps)
-        head = self.dim // self.heads
-        blocked = (1.0 - mask[:, None, None, :].astype(np.float32)) * np.finfo(np.float32).min
+        mask_bias = (1.0 - mask[:, None, None, :].astype(np.float32)) * np.finfo(np.float32).min
         for i in range(self.layers):
-            p = f"encoder.layer.{i}."
-
-            def dense(v: np.ndarray, name: str) -> np.ndarray:
-                flat = v.reshape(-1, v.shape[-1]) @ self._p(p + name + ".weight") + self._p(p + name + ".bias")
-                return flat.reshape(*v.shape[:-1], -1)
-
-            def split(v: np.ndarray) -> np.ndarray:
-                return v.reshape(batch, length, self.heads, head).transpose(0, 2, 1, 3)
-
-            q = split(dense(x, "attention.self.query"))
-            k = split(dense(x, "attention.self.key"))
-            v = split(dense(x, "attention.self.value"))
-            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(head)) + blocked
-            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            attention = scores / scores.sum(axis=-1, keepdims=True)
-            context = (attention @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
-            x = _layer_norm(dense(context, "attention.output.dense") + x,
-                            self._p(p + "attention.output.LayerNorm.weight"),
-                            self._p(p + "attention.output.LayerNorm.bias"), self.eps)
-            h = dense(x, "intermediate.dense")
-            h = h * 0.5 * (1.0 + self.erf(h / np.float32(np.sqrt(2.0))))
-            x = _layer_norm(dense(h, "output.dense") + x, self._p(p + "output.LayerNorm.weight"),
-                            self._p(p + "output.LayerNorm.bias"), self.eps)
+            x = self._layer(x, mask_bias, f"encoder.layer.{i}.")
         return x
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
