@@ -7,12 +7,12 @@ its id has three parts or more, a book's one and a code's two, so the routes nev
 from __future__ import annotations
 
 from datasette import hookimpl
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import Response
 from datasette.version import __version__
 
 from ingest.query import pages
 from ingest.query.addresses import law_path
-from ingest.query.serve import DATABASE_NAME
+from ingest.query.serve import DATABASE_NAME, not_found
 
 
 async def render(datasette, request, template: str, data: dict, canonical: str) -> Response:
@@ -35,7 +35,7 @@ async def one_book(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
     found = await db.execute_fn(lambda conn: pages.book(conn, request.url_vars["book"]))
     if found is None:
-        raise NotFound("no such book")
+        return await not_found(datasette, request, "There is no book at this address. Every book is listed at /law.")
     return await render(datasette, request, "book.html", {"book": found}, law_path(found["slug"]))
 
 
@@ -44,7 +44,7 @@ async def one_code(datasette, request):
     code_id = f"{request.url_vars['book']}/{request.url_vars['code']}"
     found = await db.execute_fn(lambda conn: pages.code_contents(conn, code_id))
     if found is None:
-        raise NotFound("no such code")
+        return await not_found(datasette, request, "There is no code of laws at this address. Every book and its codes are listed at /law.")
     return await render(datasette, request, "code.html", found, law_path(code_id))
 
 
@@ -52,6 +52,7 @@ async def one_code(datasette, request):
 def register_routes():
     return [
         (r"^/law(?P<format>\.json)?/?$", every_book),
-        (r"^/law/(?P<book>[^/]+?)(?P<format>\.json)?$", one_book),
-        (r"^/law/(?P<book>[^/]+)/(?P<code>[^/]+?)(?P<format>\.json)?$", one_code),
+        # a trailing slash: the canonical form (a 301, canonical_paths) for a book or code that exists, else a 404
+        (r"^/law/(?P<book>[^/]+?)(?P<format>\.json)?/?$", one_book),
+        (r"^/law/(?P<book>[^/]+)/(?P<code>[^/]+?)(?P<format>\.json)?/?$", one_code),
     ]

@@ -7,12 +7,12 @@ path to a law (``short_paths``)."""
 from __future__ import annotations
 
 from datasette import hookimpl
-from datasette.utils.asgi import NotFound, Response
+from datasette.utils.asgi import Response
 from datasette.version import __version__
 
 from ingest import vocabulary
 from ingest.query import pages
-from ingest.query.serve import DATABASE_NAME
+from ingest.query.serve import DATABASE_NAME, not_found
 
 
 async def _render(datasette, request, template: str, data: dict, canonical: str) -> Response:
@@ -32,7 +32,7 @@ async def one_game(datasette, request):
     slug = request.url_vars["game"]
     found = await datasette.get_database(DATABASE_NAME).execute_fn(lambda conn: pages.game(conn, slug))
     if found is None:  # a game of the vocabulary with no laws in this database
-        raise NotFound("no such game")
+        return await not_found(datasette, request, "There is no game at this address. Every game is listed at /games.")
     return await _render(datasette, request, "game.html", {"game": found}, f"/{slug}")
 
 
