@@ -49,7 +49,7 @@ def test_a_readers_path(site, browser):
     page = context.new_page()
     page.goto(site + "/")
     shot(page, "01-home")
-    page.click("text=all laws")
+    page.click("text=Browse every law")  # the front door's way into the laws table
     page.wait_for_url("**/cardlaws/laws**")
     page.click("a[href*='game=ecarte']")  # the game facet
     page.wait_for_url("**game=ecarte**")
