@@ -202,12 +202,18 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
 @click.option("--game", help="Only laws of this game (its slug: ecarte, whist, poker …).")
 @click.option("--source", help="Only laws of this source (its slug).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many laws.")
-@click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True,
-              help="Full-text, sentence vectors, or both fused.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {id, game, source, number, score, snippet}.")
+@click.option("--mode", type=click.Choice(["ranked", "hybrid", "lexical", "dense"]), default="ranked", show_default=True,
+              help="The learned ranker over both lists; both fused by rank; full-text; or sentence vectors.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print {query, understood: {games, situations, rewrites}, results: [{id, game, source, number, score, "
+                   "snippet, matched, entities}], nearest: [...]}.")
 @DB_OPTION
 def search(query: str, game: str | None, source: str | None, limit: int, mode: str, as_json: bool, db_path: Path) -> None:
-    """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first."""
+    """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first.
+
+    Says what it understood (games named, situations described, the books' words for modern ones);
+    when no law answers the query well enough, prints none and offers the nearest laws apart.
+    """
     import json
 
     from .query.search import QueryError, Searcher
@@ -216,14 +222,21 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     _open(db_path).close()
     game, source = (normalise_value(v).strip() if v else None for v in (game, source))
     try:
-        hits = Searcher(db_path).search(query, mode=mode, limit=limit, game=game, source=source)
+        answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:
         fail(f"{e}: {query!r}")
     if as_json:
-        click.echo(json.dumps([h.as_json() for h in hits], ensure_ascii=False, indent=2))
+        click.echo(json.dumps(answer.as_json(), ensure_ascii=False, indent=2))
         return
+    understood = answer.understood
+    said = [*understood.games, *(f"situation: {s}" for s in understood.situations[:3]),
+            *(f"'{a}' → '{b}'" for a, b in understood.rewrites[:4])]
+    if said:
+        click.echo("Understood: " + " · ".join(said), err=True)
+    hits = answer.results
     if not hits:
-        click.echo("No laws found.", err=True)
+        click.echo("No law answers this query." + (" The nearest laws:" if answer.nearest else ""), err=True)
+        hits = answer.nearest
     for i, h in enumerate(hits, start=1):
         click.echo(f"{i:2}. {h.label} — {h.source_title}  [{h.id}]")
         click.echo(f"    {h.snippet}")
