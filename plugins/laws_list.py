@@ -79,6 +79,20 @@ def in_facet_order(facets: list[dict]) -> list[dict]:
     return sorted(facets, key=rank)
 
 
+def keep_sort_column(query_string: str) -> str:
+    """The query of a laws-list address with the column the list is sorted by by default (``ordinal``)
+    kept among the chosen columns: Datasette 0.65.5 fails (a 500) when ``_nocol=ordinal`` or a
+    ``_col`` list without it leaves out the column it pages by. Unchanged when another sort is asked."""
+    args = urllib.parse.parse_qsl(query_string, keep_blank_values=True)
+    names = {k for k, _ in args}
+    if "_sort" in names or "_sort_desc" in names or not names & {"_col", "_nocol"}:
+        return query_string
+    args = [(k, v) for k, v in args if not (k == "_nocol" and v == "ordinal")]
+    if "_col" in names and ("_col", "ordinal") not in args:
+        args.append(("_col", "ordinal"))
+    return urllib.parse.urlencode(args)
+
+
 def plain(value):
     """A cell's value: Datasette gives a foreign key's cell as ``{"value", "label"}``."""
     return value.get("value") if isinstance(value, dict) else value
@@ -108,3 +122,20 @@ def extra_template_vars(template, database, datasette):
         "plain": plain,
         "in_facet_order": in_facet_order,
     }
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    def wrap(app):
+        async def sorted_column_kept(scope, receive, send):
+            if scope["type"] == "http" and scope.get("query_string") and \
+                    scope.get("path", "").split(".")[0] == f"/{DATABASE_NAME}/laws":
+                query = scope["query_string"].decode("latin-1")
+                kept = keep_sort_column(query)
+                if kept != query:
+                    scope = dict(scope, query_string=kept.encode("latin-1"))
+            await app(scope, receive, send)
+
+        return sorted_column_kept
+
+    return wrap
