@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -48,8 +49,32 @@ CACHE_OPTION = click.option(
 
 
 def progress(items, length, label):
-    with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
+    """A progress bar on stderr for a long step: the count done of ``length`` and the rate; where
+    stderr is not a terminal (a log), one line when the step is done."""
+    start = time.monotonic()
+    shown: list = []  # the bar, once made (it draws itself once before)
+
+    def rate(_item) -> str | None:
+        elapsed = time.monotonic() - start
+        done = shown[0].pos if shown else 0
+        return f"{done / elapsed:.1f}/s" if done and elapsed > 0 else None
+
+    with click.progressbar(items, length=length, label=label, file=sys.stderr, show_pos=True,
+                           item_show_func=rate) as bar:
+        shown.append(bar)
         yield from bar
+    elapsed = time.monotonic() - start
+    if not sys.stderr.isatty() and length:
+        click.echo(f"{label}: {length} in {elapsed:.1f} s ({length / max(elapsed, 1e-9):.1f}/s)", err=True)
+
+
+def books_origin(mirror: Path | None, url_base: str | None = None) -> str:
+    """Where the books are fetched from, said before fetching."""
+    if mirror is not None:
+        return f"the mirror {mirror}"
+    if url_base:
+        return url_base
+    return "their catalogued addresses (corpus/catalog.toml)"
 
 
 # the kinds of build warning, for the summary (the details with --verbose)
@@ -175,7 +200,8 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
         from .build.catalog import load_catalog
         from .build.fetch import CACHE, fetch_books
 
-        click.echo(f"{db_path} does not exist yet: getting the books and building it first.", err=True)
+        click.echo(f"{db_path} does not exist yet: getting the books from {books_origin(mirror)} and building it first.",
+                   err=True)
         report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress,
                              retries=2, timeout=15, give_up_offline=True)
         if report.failed:
@@ -296,6 +322,7 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
 
     try:
         books = load_catalog()
+        click.echo(f"Fetching {len(books)} books from {books_origin(mirror, url_base)} into {cache or CACHE}", err=True)
         report = fetch_books(books, cache or CACHE, mirror=mirror, url_base=url_base, force=force, progress=progress)
         catalogued = {b.slug: b.sha256 or "" for b in books}
     except (CorpusError, OSError) as e:

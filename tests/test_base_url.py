@@ -33,8 +33,9 @@ class Links(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if value is not None and (tag, name) in {("a", "href"), ("link", "href"), ("script", "src"), ("img", "src"),
-                                                      ("form", "action")}:
+            # a fragment ("#main", the skip link) is a place in this page, not another address
+            if value is not None and not value.startswith("#") and (tag, name) in {
+                    ("a", "href"), ("link", "href"), ("script", "src"), ("img", "src"), ("form", "action")}:
                 self.found.append((tag, value))
 
 
