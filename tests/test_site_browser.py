@@ -46,6 +46,13 @@ PAGES = [
     ("datasette-row", "/cardlaws/games/ecarte", "table.rows-and-columns td", 200),
     ("datasette-database", "/cardlaws", "main h1", 200),
     ("datasette-query", "/cardlaws?sql=select+game%2C+count(*)+as+laws+from+laws+group+by+game", "table.rows-and-columns td", 200),
+    ("books", "/law", "ul.level-list li", 200),
+    ("book", "/law/hoffmann-hoyles-games-modernized-1909", "table.level-table td", 200),
+    ("code", "/law/hoffmann-hoyles-games-modernized-1909/whist", "ol.code-contents li", 200),
+    ("games", "/games", "main h1", 200),
+    ("game", "/ecarte", "table.level-table td", 200),
+    ("sql", "/sql", "ul.query-list li", 200),
+    ("canned-query", "/cardlaws/remedy_by_game?situation=exposed-card-in-dealing&remedy=new-deal", "table.rows-and-columns td", 200),
     ("not-found", "/no/such/page", "form.error-search input[type=search]", 404),
     ("database-not-found", "/ecarte-and-whist", "form.error-search input[type=search]", 404),
 ]
