@@ -1,8 +1,9 @@
 """Situation tags: the reviewed tags (corpus/annotations) by situation and game, the agreement of
-the second review (Cohen's κ), the cue tagger against the reviewed tags of every book, and the
-database's tags against the earlier judged sample (tests/situations/gold.jsonl).
+the second review (Cohen's κ), the cue tagger against the reviewed tags of every book, the
+database's tags against the earlier judged sample (tests/situations/gold.jsonl), and the situation
+and remedy model left one book out (per situation and per remedy; takes minutes; --no-lobo skips it).
 
-    python benchmarks/situation_eval.py [--db PATH]
+    python benchmarks/situation_eval.py [--db PATH] [--no-lobo]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from ingest import vocabulary
+from ingest.evaluate.situation_training import dataset, leave_one_book_out, table
 from ingest.evaluate.situations import ANNOTATIONS, evaluate, kappa, load_gold, read_decides, score
 from ingest.situations import SituationTagger
 from ingest.tag import Tagger
@@ -30,6 +32,7 @@ def report(title: str, counts: dict[str, tuple[int, int, int]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=Path(__file__).resolve().parent.parent / "db" / "cardlaws.db")
+    parser.add_argument("--no-lobo", action="store_true", help="skip the model's leave-one-book-out measure")
     args = parser.parse_args()
     conn = sqlite3.connect(args.db)
     books = sorted(p for p in ANNOTATIONS.glob("*.csv"))
@@ -40,6 +43,8 @@ def main() -> None:
         print(f"  {s.id:<26}{per_situation[s.id]:>5}")
     games = Counter(conn.execute("select l.game from law_situations ls join laws l on l.id = ls.law_id "
                                  "where ls.origin = 'reviewed' and ls.grade = 'decides'").fetchall())
+    remedies = Counter(conn.execute("select remedy from law_remedies where origin = 'reviewed'").fetchall())
+    print("reviewed remedy tags: " + ", ".join(f"{r[0]} {n}" for r, n in remedies.most_common()))
     print("reviewed 'decides' tags by game: " + ", ".join(f"{g[0]} {n}" for g, n in games.most_common()))
     k = kappa(reviewed, read_decides(sorted((ANNOTATIONS / "second-review").glob("*.csv"))))
     print(f"second review of a 10% sample: pooled κ {k['all'][0]:.3f} "
@@ -56,6 +61,11 @@ def main() -> None:
     sample = [s.id for s in vocabulary.situations()[:22]]
     where = "grade = 'decides' and situation_id in (" + ", ".join(f"'{s}'" for s in sample) + ")"
     report("database vs earlier sample", evaluate(conn, load_gold(), "law_situations", "situation_id", "situations", where))
+    if not args.no_lobo:
+        data = dataset(conn)
+        predicted_s, predicted_r = leave_one_book_out(data)
+        print("\n".join(table(data.situations, data.y_situations, predicted_s, "model, book left out")))
+        print("\n".join(table(data.remedies, data.y_remedies, predicted_r, "remedy model, book left out")))
 
 
 if __name__ == "__main__":

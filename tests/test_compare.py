@@ -106,11 +106,15 @@ async def test_law_page_lists_situations_remedies_and_parallels(conn, ds):
 
 def test_the_situation_model_was_fitted_on_the_reviewed_tags_as_they_are():
     from ingest.evaluate.situations import ANNOTATIONS
-    from ingest.situation_model import SituationModel, training_hash
+    from ingest.situation_model import MODEL, SituationModel, training_hash
 
     model = SituationModel.load()
-    assert model is not None and len(model.situations) >= 30
-    assert model.weights.shape == (len(model.situations), 384 + len(model.cue_order))
+    assert model is not None and len(model.situations.labels) >= 30 and len(model.remedies.labels) == 10
+    width = (384 + len(model.features.cue_order) + len(model.features.remedy_order) + len(model.features.text.terms)
+             + len(model.features.context.terms) + len(model.features.families))
+    assert model.situations.weights.shape == (len(model.situations.labels), width)
+    assert model.remedies.weights.shape == (len(model.remedies.labels), width)
+    assert MODEL.stat().st_size < 1_000_000
     # refit it (python benchmarks/train_situations.py --save) whenever corpus/annotations changes
     assert model.trained_on == training_hash(sorted(ANNOTATIONS.glob("*.csv")), DEFAULT_MODEL)
 
@@ -130,3 +134,8 @@ def test_a_law_nobody_reviewed_gets_proposed_situations(tmp_path, tagger, write_
         assert (grade, origin) == ("decides", "predicted") and 0 < probability <= 1
         by_law.setdefault(law_id, set()).add(situation)
     assert "exposed-card-in-dealing" in by_law["club/whist/1"] and "revoke" in by_law["club/whist/2"]
+    remedies = sqlite3.connect(tmp_path / "c.db").execute(
+        "select law_id, situation_id, remedy, origin, score from law_remedies").fetchall()
+    assert all(origin == "predicted" and 0 < score <= 1 for *_, origin, score in remedies)
+    assert {(law, situation, remedy) for law, situation, remedy, *_ in remedies} >= {
+        ("club/whist/1", "exposed-card-in-dealing", "new-deal"), ("club/whist/2", "revoke", "forfeit")}

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import vocabulary
 from ..models import CorpusError, Law, LawVector, Tag
-from ..situation_model import SituationModel, features
+from ..situation_model import LawInput, SituationModel
 
 COLUMNS = ["law_id", "situation", "grade", "remedy", "evidence", "opening"]
 GRADES = ("decides", "touches")
@@ -117,28 +117,41 @@ def _locate(law: Law, evidence: str, children: dict[str, list[Law]]) -> tuple[La
 
 def final_tags(laws: list[Law], reviewed: dict[str, list[Tag]], vectors: dict[str, LawVector] | None = None,
                model: SituationModel | None = None) -> None:
-    """Set each law's ``tags``: its reviewed tags, else proposals: the situation model's (for a
-    law with a vector; score = its probability) or, without a model, the cue tagger's (score = cue
-    matches), graded ``decides``, with the remedies the cues find tied to each situation."""
+    """Set each law's ``tags``: its reviewed tags, else proposals, graded ``decides``: the model's
+    situations and remedies (for a law with a vector; score = its confidence, each remedy tied to a
+    proposed situation it answers) or, without a model, the cue tagger's (score = cue matches),
+    with the remedies the cues find tied to each situation."""
     vectors = vectors or {}
+    by_id = {law.id: law for law in laws}
+    todo = [law for law in laws if law.id not in reviewed and law.decision is not None]
     for law in laws:
         if law.id in reviewed:
             law.tags = list(reviewed[law.id])
-            continue
+    modelled = [law for law in todo if model is not None and law.id in vectors]
+    inputs = [LawInput(np.frombuffer(vectors[law.id].vector, dtype=np.float32), law.decision.situations,
+                       set(law.decision.remedies), law.text, _context(law, by_id), vocabulary.family_of(law.game))
+              for law in modelled]
+    proposals = dict(zip((law.id for law in modelled), model.propose(inputs) if model and inputs else []))
+    for law in todo:
         d = law.decision
-        if d is None:
-            continue
-        if model is not None and law.id in vectors:
-            x = features(np.frombuffer(vectors[law.id].vector, dtype=np.float32), d.situations, model.cue_order)
-            probs = model.probabilities(x[None, :])[0]
-            proposed = {s: float(p) for s, p, t in zip(model.situations, probs, model.thresholds, strict=True) if p >= t}
+        if law.id in proposals:
+            situations, remedies = proposals[law.id]
         else:
-            proposed = {s: float(n) for s, n in d.situations.items()}
+            situations = {s: float(n) for s, n in d.situations.items()}
+            remedies = {}
         tags = []
-        for sid, score in sorted(proposed.items()):
+        for sid, score in sorted(situations.items()):
             start, end = d.spans.get(sid, (0, 0))
             tags.append(Tag(sid, "decides", "predicted", law.text[start:end], start, end, None, score))
-            for remedy, words in sorted(d.remedies.items()):
-                rs, re_ = d.spans.get(f"remedy:{remedy}", (0, 0))
-                tags.append(Tag(sid, "decides", "predicted", words, rs, re_, remedy, 1.0))
+        pairs = ([(s, r, p) for r, (s, p) in remedies.items()] if law.id in proposals
+                 else [(s, r, 1.0) for s in situations for r in d.remedies])
+        for sid, remedy, score in sorted(pairs):
+            rs, re_ = d.spans.get(f"remedy:{remedy}", (0, 0))
+            tags.append(Tag(sid, "decides", "predicted", d.remedies.get(remedy, law.text[rs:re_]), rs, re_, remedy, score))
         law.tags = tags
+
+
+def _context(law: Law, by_id: dict[str, Law]) -> str:
+    """The law's section heading and its parent law's text (what the model reads around it)."""
+    parent = by_id.get(law.parent) if law.parent else None
+    return " ".join(x for x in (law.section, parent.text if parent else None) if x)
