@@ -1,11 +1,15 @@
-"""Load test with wrk against a local server (127.0.0.1 only), bounded in time.
+"""Load test with wrk: each page of the site against its counterpart in plain Datasette serving
+the same database in the same run (127.0.0.1 only, bounded in time).
 
-    python benchmarks/load_test.py --db PATH [--seconds 30] [--connections 8]
+    python benchmarks/load_test.py --db PATH [--seconds 10] [--connections 8] [--runs 3]
 
-Starts ``cardlaws serve`` on a free port, then for each of the laws table, a law page, search,
-compare and cite runs ``wrk -t2 -c<connections> -d<seconds>s --latency`` and prints requests/s,
-p50 and p99 latency and errors, and the server's resident memory before and after each run (to
-see it stay flat). Needs Debian's ``wrk``.
+Starts ``cardlaws serve`` and plain ``datasette serve --immutable`` (no metadata, plugins or
+templates) on free ports, then, ``--runs`` times, for each pair in ``PAIRS`` runs
+``wrk -t2 -c<connections> -d<seconds>s --latency`` against our page and then against its pair, and
+prints the median requests/s and p50 latency of each, their ratio, the target (ours at least the
+pair's; search at least twice) and errors (non-2xx answers, socket errors), and our server's
+resident memory before and after. A page this version of the site does not have yet (it answers
+with a redirect or a 404) is listed as not measured. Needs Debian's ``wrk``.
 """
 
 from __future__ import annotations
@@ -13,20 +17,28 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import socket
+import statistics
 import subprocess
 import sys
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 from ingest.evaluate.server import spawn
 
-PATHS = {
-    "laws table": "/cardlaws/laws",
-    "law page": "/law/hoffmann-hoyles-games-modernized-1909/ecarte/31",
-    "search": "/-/search?q=dealer+accidentally+flipped+a+card",
-    "compare": "/compare/exposed-card-in-dealing",
-    "cite": "/-/cite?text=Under+%C3%89cart%C3%A9+law+31+(Hoyle%27s+Games+Modernized)+and+Bridge+Law+42",
-}
+LAW = "hoffmann-hoyles-games-modernized-1909/ecarte/31"
+CODE = "hoffmann-hoyles-games-modernized-1909/ecarte"
+QUERY = "dealer+exposed+a+card"
+# (name, our page, the plain Datasette page it stands beside, how many times its req/s ours must reach)
+PAIRS = [
+    ("front door", "/", "/cardlaws", 1.0),
+    ("laws list", "/cardlaws/laws", "/cardlaws/laws", 1.0),
+    ("law page", f"/law/{LAW}", "/cardlaws/laws/" + LAW.replace("/", "~2F"), 1.0),
+    ("code page", f"/law/{CODE}", "/cardlaws/laws?code=" + CODE.replace("/", "%2F") + "&_size=max", 1.0),
+    ("search", f"/-/search?q={QUERY}", f"/cardlaws/laws?_search={QUERY}", 2.0),
+]
 
 
 def rss_mb(pid: int) -> float:
@@ -42,33 +54,92 @@ def ms(value: str) -> float:
     return number / 1000 if unit == "us" else number * 1000 if unit == "s" else number
 
 
+def spawn_plain(db_path: Path, timeout: float = 60.0):
+    """Plain Datasette serving ``db_path`` read-only on a free port; ``(process, base URL)``."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "--immutable", str(db_path), "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/", timeout=2)
+            return proc, base
+        except OSError:
+            time.sleep(0.3)
+    proc.terminate()
+    raise RuntimeError(f"datasette did not answer at {base} within {timeout:.0f} s")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def status_of(url: str) -> int:
+    """The status ``url`` answers with, redirects not followed (so a page that only redirects shows)."""
+    try:
+        return urllib.request.build_opener(NoRedirect).open(url, timeout=60).status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def wrk(url: str, seconds: int, connections: int) -> tuple[float, float, int]:
+    """``(requests/s, p50 ms, errors)`` of one wrk run against ``url``."""
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+                         capture_output=True, text=True, timeout=seconds + 120, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = ms(re.search(r"\s50%\s+(\S+)", out).group(1))
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, p50, errors + (int(non2xx.group(1)) if non2xx else 0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True)
-    parser.add_argument("--seconds", type=int, default=30)
+    parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")
-    server, base = spawn(args.db)
+    ours, ours_base = spawn(args.db, timeout=120)
+    plain, plain_base = spawn_plain(args.db)
     try:
-        for path in PATHS.values():  # warm: model, tagger and vectors loaded
-            urllib.request.urlopen(base + path, timeout=30).read()
-        print(f"{'endpoint':<12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'RSS MB before→after':>24}")
-        for name, path in PATHS.items():
-            before = rss_mb(server.pid)
-            out = subprocess.run(["wrk", "-t2", f"-c{args.connections}", f"-d{args.seconds}s", "--latency", base + path],
-                                 capture_output=True, text=True, timeout=args.seconds + 60, check=True).stdout
-            rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-            p50 = ms(re.search(r"\s50%\s+(\S+)", out).group(1))
-            p99 = ms(re.search(r"\s99%\s+(\S+)", out).group(1))
-            errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
-            non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-            errors += int(non2xx.group(1)) if non2xx else 0
-            print(f"{name:<12}{rps:>9.1f}{p50:>9.1f}{p99:>9.1f}{errors:>8}{before:>13.0f} → {rss_mb(server.pid):.0f}")
+        pairs, missing = [], []
+        for name, page, counterpart, target in PAIRS:  # warm both (model, tagger, vectors) and see what exists
+            if status_of(ours_base + page) == 200 and status_of(plain_base + counterpart) == 200:
+                pairs.append((name, page, counterpart, target))
+            else:
+                missing.append(name)
+        rss_before = rss_mb(ours.pid)
+        results: dict[str, list[tuple]] = {name: [] for name, *_ in pairs}
+        for _ in range(args.runs):  # ours and its pair one after the other, so both meet the same load
+            for name, page, counterpart, _target in pairs:
+                results[name].append((wrk(ours_base + page, args.seconds, args.connections),
+                                      wrk(plain_base + counterpart, args.seconds, args.connections)))
+        print(f"median of {args.runs} runs of wrk -t2 -c{args.connections} -d{args.seconds}s; "
+              "ours = cardlaws serve, plain = datasette serve --immutable, same database")
+        print(f"{'page':<12}{'ours req/s':>11}{'plain req/s':>12}{'ratio':>7}{'target':>8}{'ours p50':>10}"
+              f"{'plain p50':>10}{'errors':>8}  plain page")
+        for name, _page, counterpart, target in pairs:
+            runs = results[name]
+            ours_rps = statistics.median(r[0][0] for r in runs)
+            plain_rps = statistics.median(r[1][0] for r in runs)
+            ratio = ours_rps / plain_rps if plain_rps else float("inf")
+            print(f"{name:<12}{ours_rps:>11.1f}{plain_rps:>12.1f}{ratio:>7.2f}{'≥' + format(target, 'g'):>8}"
+                  f"{statistics.median(r[0][1] for r in runs):>9.1f}ms{statistics.median(r[1][1] for r in runs):>8.1f}ms"
+                  f"{sum(r[0][2] + r[1][2] for r in runs):>8}  {counterpart}{'' if ratio >= target else '  (below target)'}")
+        for name in missing:
+            print(f"{name:<12}  not measured: this version of the site has no such page yet")
+        print(f"our server's resident memory: {rss_before:.0f} MB before, {rss_mb(ours.pid):.0f} MB after")
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for proc in (ours, plain):
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 if __name__ == "__main__":

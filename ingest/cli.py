@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -48,8 +49,32 @@ CACHE_OPTION = click.option(
 
 
 def progress(items, length, label):
-    with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
+    """A progress bar on stderr for a long step: the count done of ``length`` and the rate; where
+    stderr is not a terminal (a log), one line when the step is done."""
+    start = time.monotonic()
+    shown: list = []  # the bar, once made (it draws itself once before)
+
+    def rate(_item) -> str | None:
+        elapsed = time.monotonic() - start
+        done = shown[0].pos if shown else 0
+        return f"{done / elapsed:.1f}/s" if done and elapsed > 0 else None
+
+    with click.progressbar(items, length=length, label=label, file=sys.stderr, show_pos=True,
+                           item_show_func=rate) as bar:
+        shown.append(bar)
         yield from bar
+    elapsed = time.monotonic() - start
+    if not sys.stderr.isatty() and length:
+        click.echo(f"{label}: {length} in {elapsed:.1f} s ({length / max(elapsed, 1e-9):.1f}/s)", err=True)
+
+
+def books_origin(mirror: Path | None, url_base: str | None = None) -> str:
+    """Where the books are fetched from, said before fetching."""
+    if mirror is not None:
+        return f"the mirror {mirror}"
+    if url_base:
+        return url_base
+    return "their catalogued addresses (corpus/catalog.toml)"
 
 
 # the kinds of build warning, for the summary (the details with --verbose)
@@ -175,7 +200,8 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
         from .build.catalog import load_catalog
         from .build.fetch import CACHE, fetch_books
 
-        click.echo(f"{db_path} does not exist yet: getting the books and building it first.", err=True)
+        click.echo(f"{db_path} does not exist yet: getting the books from {books_origin(mirror)} and building it first.",
+                   err=True)
         report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress,
                              retries=2, timeout=15, give_up_offline=True)
         if report.failed:
@@ -202,12 +228,18 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
 @click.option("--game", help="Only laws of this game (its slug: ecarte, whist, poker …).")
 @click.option("--source", help="Only laws of this source (its slug).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many laws.")
-@click.option("--mode", type=click.Choice(["hybrid", "lexical", "dense"]), default="hybrid", show_default=True,
-              help="Full-text, sentence vectors, or both fused.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {id, game, source, number, score, snippet}.")
+@click.option("--mode", type=click.Choice(["ranked", "hybrid", "lexical", "dense"]), default="ranked", show_default=True,
+              help="The learned ranker over both lists; both fused by rank; full-text; or sentence vectors.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print {query, understood: {games, situations, rewrites}, results: [{id, game, source, number, score, "
+                   "snippet, matched, entities}], nearest: [...]}.")
 @DB_OPTION
 def search(query: str, game: str | None, source: str | None, limit: int, mode: str, as_json: bool, db_path: Path) -> None:
-    """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first."""
+    """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first.
+
+    Says what it understood (games named, situations described, the books' words for modern ones);
+    when no law answers the query well enough, prints none and offers the nearest laws apart.
+    """
     import json
 
     from .query.search import QueryError, Searcher
@@ -216,14 +248,21 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     _open(db_path).close()
     game, source = (normalise_value(v).strip() if v else None for v in (game, source))
     try:
-        hits = Searcher(db_path).search(query, mode=mode, limit=limit, game=game, source=source)
+        answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:
         fail(f"{e}: {query!r}")
     if as_json:
-        click.echo(json.dumps([h.as_json() for h in hits], ensure_ascii=False, indent=2))
+        click.echo(json.dumps(answer.as_json(), ensure_ascii=False, indent=2))
         return
+    understood = answer.understood
+    said = [*understood.games, *(f"situation: {s}" for s in understood.situations[:3]),
+            *(f"'{a}' → '{b}'" for a, b in understood.rewrites[:4])]
+    if said:
+        click.echo("Understood: " + " · ".join(said), err=True)
+    hits = answer.results
     if not hits:
-        click.echo("No laws found.", err=True)
+        click.echo("No law answers this query." + (" The nearest laws:" if answer.nearest else ""), err=True)
+        hits = answer.nearest
     for i, h in enumerate(hits, start=1):
         click.echo(f"{i:2}. {h.label} — {h.source_title}  [{h.id}]")
         click.echo(f"    {h.snippet}")
@@ -283,6 +322,7 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
 
     try:
         books = load_catalog()
+        click.echo(f"Fetching {len(books)} books from {books_origin(mirror, url_base)} into {cache or CACHE}", err=True)
         report = fetch_books(books, cache or CACHE, mirror=mirror, url_base=url_base, force=force, progress=progress)
         catalogued = {b.slug: b.sha256 or "" for b in books}
     except (CorpusError, OSError) as e:

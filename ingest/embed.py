@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 MAX_TOKENS = 256  # the model's max_seq_length (its sentence_bert_config.json)
@@ -94,6 +94,7 @@ class MiniLM:
                                           else v, dtype=np.float32)
                   for k, v in load_file(str(folder / "model.safetensors")).items()}
         self.prefix = "" if "embeddings.word_embeddings.weight" in self.w else "bert."
+        self.blas = ThreadpoolController()
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(MAX_TOKENS)
 
@@ -145,7 +146,7 @@ class MiniLM:
         BLAS thread: its matrices are too small to share, and a busy server's threads would only
         wait on each other."""
         if len(texts) == 1:
-            with threadpool_limits(1):
+            with self.blas.limit(limits=1, user_api="blas"):
                 return self._encode(texts, batch_size)
         return self._encode(texts, batch_size)
 

@@ -1,7 +1,8 @@
 """Every equivalent form of an address is answered with a 301 to its canonical form: a law, book or
 code id with its separators percent-encoded (``/law/…%2Fecarte%2F31``) or tilde-encoded
 (``…~2Fecarte~2F31``), with a trailing slash, in another case or accent, with an invisible
-character pasted into it; a short path's game in any case or accent (``/Whist/29``, ``/écarté/31``).
+character pasted into it; a game's page or a short path's game in any case or accent (``/Écarté``,
+``/Whist/29``, ``/écarté/31``).
 The redirect keeps the query string and the site's ``base_url`` prefix."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ingest.query.serve import DATABASE_NAME
 from ingest.text import normalise_value
 
 _PLAIN_ID_RE = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*(?:~\d+)?")  # nothing to decode
-RESERVED = {DATABASE_NAME, "static", "law", "compare", "-", "_memory"}  # not a short path's game
+RESERVED = {DATABASE_NAME, "static", "law", "compare", "-", "_memory", "games", "sql"}  # not a game
 
 
 def _relative(datasette, scope) -> tuple[str, str]:
@@ -41,6 +42,13 @@ async def canonical_path(datasette, path: str) -> str | None:
         found = await db.execute_fn(lambda conn: canonical_law_address(conn, received))
         target = law_path(found[1], found[2]) if found else None
         return target if target and target != path else None
+    one = re.fullmatch(r"/([^/]+?)(\.json)?(/*)", path)  # a game's page, /<game>
+    if one and one.group(1) not in RESERVED and one.group(1) not in datasette.databases:
+        games = {r["slug"]: r["name"] for r in (await db.execute("select slug, name from games")).rows}
+        slug = canonical_game(one.group(1), games)
+        if slug:
+            target = f"/{slug}{one.group(2) or ''}"
+            return target if target != path else None
     m = re.fullmatch(r"/([^/]+)/([^/]+?)(/*)", path)
     if m and m.group(1) not in RESERVED and m.group(1) not in datasette.databases:
         games = {r["slug"]: r["name"] for r in (await db.execute("select slug, name from games")).rows}

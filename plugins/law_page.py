@@ -4,13 +4,12 @@ clauses, citations and provenance (book, code, pages, file lines); ``/law/<id>.j
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 from datasette.version import __version__
 from markupsafe import Markup, escape
 
+from ingest.query.addresses import law_path
 from ingest.query.laws import law_record
 from ingest.query.serve import DATABASE_NAME
 
@@ -42,21 +41,12 @@ async def _not_found(datasette, request) -> Response:
     return Response.html(await datasette.render_template("error.html", context, request=request), status=404)
 
 
-async def _book_or_code(datasette, db, ident: str) -> Response | None:
-    """A book's or a code's address (``/law/<book>``, ``/law/<book>/<code>``): its laws in the laws
-    table, until they have pages of their own."""
-    for table, key, column in (("sources", "slug", "source"), ("codes", "id", "code")):
-        if (await db.execute(f"select 1 from {table} where {key} = ?", [ident])).first() is not None:
-            return Response.redirect(datasette.urls.table(DATABASE_NAME, "laws") + "?" + urlencode({column: ident}))
-    return None
-
-
 async def law_page(datasette, request):
     law_id = request.url_vars["law_id"]
     db = datasette.get_database(DATABASE_NAME)
     rec = await db.execute_fn(lambda conn: law_record(conn, law_id))
     if rec is None:
-        return await _book_or_code(datasette, db, law_id) or await _not_found(datasette, request)
+        return await _not_found(datasette, request)
     entities: dict[str, dict] = {}
     for m in rec.mentions:
         entities.setdefault(m["entity_id"], {"id": m["entity_id"], "label": m["label"], "kind": m["kind"], "mentions": []})
@@ -65,7 +55,8 @@ async def law_page(datasette, request):
         **{name: getattr(rec, name) for name in (
             "law", "source", "game", "code", "parent", "clauses", "witness_of", "witnesses", "rulings",
             "references", "cited_by", "decides", "remedies", "parallels", "previous", "next",
-            "pages", "short_citation", "full_citation", "bibtex")},
+            "pages", "short_citation", "full_citation", "bibtex", "label")},
+        "canonical": datasette.absolute_url(request, datasette.urls.path(law_path(law_id))),
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(rec.law["text"], rec.mentions),
         "database": db.name,
@@ -73,10 +64,6 @@ async def law_page(datasette, request):
         "datasette_version": __version__,
     }
     return Response.html(await datasette.render_template("law.html", context, request=request))
-
-
-async def all_laws(datasette, request):
-    return Response.redirect(datasette.urls.table(DATABASE_NAME, "laws"))
 
 
 async def law_export(datasette, request):
@@ -95,7 +82,7 @@ async def law_export(datasette, request):
 @hookimpl
 def register_routes():
     return [
-        (r"^/law/?$", all_laws),
-        (r"^/law/(?P<law_id>.+?)\.(?P<fmt>bib|csl\.json|json)$", law_export),
-        (r"^/law/(?P<law_id>.+)$", law_page),
+        # a law's id has three parts or more (<book>/<code>/<number>…); /law, a book and a code are book_pages'
+        (r"^/law/(?P<law_id>[^/]+/[^/]+/.+?)\.(?P<fmt>bib|csl\.json|json)$", law_export),
+        (r"^/law/(?P<law_id>[^/]+/[^/]+/.+)$", law_page),
     ]

@@ -1,5 +1,7 @@
-"""The search page at ``/-/search`` and its JSON at ``/-/search.json``: one fused list of laws
-across games, best first, with why each matched, and the same hits grouped by game."""
+"""The search page at ``/-/search`` and its JSON at ``/-/search.json``: what the query was
+understood to ask (games, situations, the books' words for modern ones), one ranked list of laws
+across games, best first, with why each matched, the same laws grouped by game, and, when nothing
+answers the query well enough, the nearest laws offered apart."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
+from ingest import vocabulary
 from ingest.query.search import MODES, QueryError, searcher_for, term_stem
 from ingest.query.serve import DATABASE_NAME
 from ingest.text import fold, normalise_value
@@ -36,9 +39,9 @@ async def search_view(datasette, request):
     query = (args.get("q") or "").strip()
     game = normalise_value(args.get("game") or "").strip() or None
     source = normalise_value(args.get("source") or "").strip() or None
-    mode = args.get("mode") or "hybrid"
+    mode = args.get("mode") or "ranked"
     wants_json = request.url_vars.get("format") == "json"
-    error, hits = None, []
+    error, answer = None, None
     try:
         limit = int(args.get("limit") or 20)
         if not 1 <= limit <= 100:
@@ -50,8 +53,8 @@ async def search_view(datasette, request):
     elif query and not error:
         searcher = searcher_for(Path(db.path))
         try:
-            hits = await datasette.get_database(DATABASE_NAME).execute_fn(
-                lambda conn: searcher.search(query, mode=mode, limit=limit, game=game, source=source))
+            answer = await datasette.get_database(DATABASE_NAME).execute_fn(
+                lambda conn: searcher.answer(query, mode=mode, limit=limit, game=game, source=source))
         except QueryError as e:
             error = str(e)
     elif wants_json:
@@ -59,14 +62,23 @@ async def search_view(datasette, request):
     if wants_json:
         if error:
             return Response.json({"ok": False, "error": error}, status=400)
-        return Response.json([h.as_json() for h in hits])
+        return Response.json(answer.as_json())
+    hits = answer.results if answer else []
+    nearest = answer.nearest if answer else []
     games = sorted((dict(r) for r in (await db.execute("select slug, name from games")).rows), key=lambda g: fold(g["name"]).lower())
     sources = [dict(r) for r in (await db.execute(
         "select slug, title from sources where slug in (select distinct source from laws) order by title")).rows]
     by_game: dict[str, list] = {}
     for h in hits:
         by_game.setdefault(h.game_name, []).append(h)
+    names = {g["slug"]: g["name"] for g in games}
+    labels = {sit.id: sit.label for sit in vocabulary.situations()}
+    understood = answer.understood if answer else None
     context = {
+        "understood_games": [names.get(g, g) for g in understood.games] if understood else [],
+        "understood_situations": [(sit, labels.get(sit, sit)) for sit in understood.situations] if understood else [],
+        "understood_rewrites": understood.rewrites if understood else [],
+        "nearest": [{"hit": h, "snippet_html": _mark(h.snippet, h.matched)} for h in nearest],
         "q": query, "game": game, "source": source, "mode": mode, "limit": limit, "error": error,
         "hits": [{"hit": h, "snippet_html": _mark(h.snippet, h.matched)} for h in hits],
         "by_game": sorted(by_game.items(), key=lambda kv: -len(kv[1])), "games": games, "sources": sources,

@@ -45,9 +45,14 @@ async def test_canonical_addresses_are_not_redirected(datasette, path):
     assert (await datasette.client.get(path)).status_code in (200, 302)
 
 
-async def test_books_and_codes_lead_to_their_laws(datasette):
-    response = await datasette.client.get("/law/002_acea09cb2742a4b7/ecarte")
-    assert response.status_code == 302 and response.headers["location"] == "/cardlaws/laws?code=002_acea09cb2742a4b7%2Fecarte"
+async def test_books_and_codes_have_pages_of_their_own(datasette):
+    code = await datasette.client.get("/law/002_acea09cb2742a4b7/ecarte")
+    assert code.status_code == 200
+    # the excerpt prints laws 31 to 38 of Hoffmann's Écarté (corpus/seeds/002_…txt), each linked in order
+    links = re.findall(r'href="/law/002_acea09cb2742a4b7/ecarte/(\d+)"', code.text)
+    assert links == [str(n) for n in range(31, 39)]
+    book = await datasette.client.get("/law/002_acea09cb2742a4b7")
+    assert book.status_code == 200 and 'href="/law/002_acea09cb2742a4b7/ecarte"' in book.text
 
 
 EVIL = "Site-moved-to-www.evil.example-call-555-0100"

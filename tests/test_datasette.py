@@ -79,9 +79,9 @@ async def test_canned_query_across_games(datasette):
 
 
 @pytest.mark.parametrize("path, expected", [
-    ("/", "<title>Card Laws: _memory, cardlaws</title>"),
+    ("/", "<title>Card Laws: the laws of card games from historic rule books</title>"),
     ("/cardlaws", "<title>cardlaws</title>"),
-    ("/cardlaws/laws", "<title>cardlaws: laws: 46 rows"),  # the seeds' 8 + 10 + 8 + 11 + 9 laws
+    ("/cardlaws/laws", "46 laws and clauses"),  # the seeds' 8 + 10 + 8 + 11 + 9 laws
     ("/cardlaws/game_summary", "<td class=\"col-game"),
     ("/cardlaws/sources", "Hoyle"),
 ])

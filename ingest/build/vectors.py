@@ -45,8 +45,9 @@ def embed_laws(laws: list[Law], previous: Path, progress: Progress,
     todo = [law_id for law_id, h in hashes.items() if h not in known]
     if todo:
         embedder = load_embedder(model)
-        batches = [todo[i : i + BATCH] for i in range(0, len(todo), BATCH)]
-        for batch in progress(batches, len(batches), "Embedding laws"):
-            for law_id, vec in zip(batch, embedder.encode([passages[i] for i in batch])):
-                known[hashes[law_id]] = vec.astype("float32").tobytes()
+        for n, _ in enumerate(progress(todo, len(todo), "Embedding laws")):  # counted in laws, encoded in batches
+            if n % BATCH == 0:  # the batch this law opens, encoded as the bar reaches it
+                batch = todo[n : n + BATCH]
+                for law_id, vec in zip(batch, embedder.encode([passages[i] for i in batch])):
+                    known[hashes[law_id]] = vec.astype("float32").tobytes()
     return {law_id: LawVector(model, h, known[h]) for law_id, h in hashes.items()}, len(todo)

@@ -47,15 +47,16 @@ def _key(s: str) -> str:
 def canonical_law_address(conn: sqlite3.Connection, received: str) -> tuple[str, str, str] | None:
     """``(kind, id, export suffix)`` for the part of a ``/law/…`` address after ``/law/`` as
     received: ``kind`` is ``law``, ``book`` or ``code``; ``id`` the record's id as stored; the
-    suffix ``""`` or one of :data:`EXPORTS` (laws only). None when no record has that address in any
-    form. An id that differs only in case or accent from exactly one record means that record."""
+    suffix ``""`` or one of :data:`EXPORTS` (of those only ``.json`` for a book or a code). None when
+    no record has that address in any form. An id that differs only in case or accent from exactly
+    one record means that record."""
     for form in _forms(received):
         for suffix in ("", *EXPORTS):
             if suffix and not form.endswith(suffix):
                 continue
             ident = form[: len(form) - len(suffix)] if suffix else form
-            tables = (("law", "laws", "id"),) if suffix else (("law", "laws", "id"), ("book", "sources", "slug"),
-                                                              ("code", "codes", "id"))
+            tables = (("law", "laws", "id"),) if suffix not in ("", ".json") else (
+                ("law", "laws", "id"), ("book", "sources", "slug"), ("code", "codes", "id"))
             for kind, table, column in tables:
                 row = conn.execute(f"select {column} from {table} where {column} = ?", [ident]).fetchone()
                 if row is None:

@@ -48,7 +48,7 @@ class LawRecord:
     remedies: list[dict] = field(default_factory=list)
     parallels: list[dict] = field(default_factory=list)  # the same rule or situation in other codes, best first
     mentions: list[dict] = field(default_factory=list)  # entity mentions with label and kind
-    previous: dict | None = None
+    previous: dict | None = None  # the law or clause before this one in its code (id, number, kind, label)
     next: dict | None = None
 
     @property
@@ -143,9 +143,13 @@ def law_record(conn: sqlite3.Connection, law_id: str) -> LawRecord | None:
         mentions=many("select le.*, e.label, e.kind from law_entities le join entities e on e.id = le.entity_id "
                       "where le.law_id = ? order by le.start", [law_id]),
     )
-    for name, op, order in (("previous", "<", "desc"), ("next", ">", "asc")):
-        setattr(rec, name, one(f"select id, number from laws where source = ? and ordinal {op} ? "
-                               f"order by ordinal {order} limit 1", [law["source"], law["ordinal"]]))
+    numbered = bool(rec.code["numbered"]) if rec.code else bool(law["numbered"])
+    for name, op, order in (("previous", "<", "desc"), ("next", ">", "asc")):  # within the code, in printed order
+        row = one(f"select id, number, kind from laws where code = ? and ordinal {op} ? "
+                  f"order by ordinal {order} limit 1", [law["code"], law["ordinal"]])
+        if row:
+            row["label"] = law_label(row["kind"], row["id"], rec.game["name"], numbered)
+        setattr(rec, name, row)
     return rec
 
 

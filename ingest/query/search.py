@@ -8,7 +8,11 @@ query in one of three modes:
   entities the query names (``vocabulary/entities.toml``), plus the query's words NEAR each other;
 - ``dense``: cosine similarity of the query's vector to each law's (numpy, over the vectors the
   build stored; no SQLite extension);
-- ``hybrid`` (the default): reciprocal rank fusion (k = 60) of the two top-100 lists.
+- ``hybrid``: reciprocal rank fusion (k = 60) of the two top-100 lists;
+- ``ranked`` (the default): the learned ranker (:mod:`ingest.query.rank`) over the candidates of
+  both lists (and of the games the query names), with what the query was understood to ask
+  (:mod:`ingest.query.understand`); a list whose best law scores under the ranker's threshold is
+  not answered: its laws are offered as the ``nearest`` instead.
 
 Filters (game, source, kind) apply before ranking. A law of an excerpt that is also in its book
 (``witness_of``) is shown once, as the book's law. Raises :class:`QueryError` for a query with no
@@ -32,8 +36,12 @@ from ..citation import law_label
 from ..embed import load_embedder
 from ..text import normalise
 from .cache import per_database
+from .rank import LawFacts, QueryContext, Ranker, RankerError, features
+from .understand import SituationReader, Understood, rewrites, understand
 
-MODES = ("hybrid", "lexical", "dense")
+MODES = ("ranked", "hybrid", "lexical", "dense")
+NEAREST = 3
+PER_GAME = 30
 RRF_K = 60
 CANDIDATES = 100
 COMMON_SHARE = 0.25
@@ -85,6 +93,22 @@ class Hit:
                 "entities": self.entities}
 
 
+@dataclass
+class Answer:
+    """A query's answer: what it was understood to ask, the laws that answer it, best first, and,
+    when none scores high enough, the ``nearest`` laws offered instead."""
+
+    query: str
+    understood: Understood
+    results: list[Hit]
+    nearest: list[Hit] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        """The one JSON shape of ``/-/search.json`` and ``cardlaws search --json`` (README)."""
+        return {"query": self.query, "understood": self.understood.as_json(),
+                "results": [h.as_json() for h in self.results], "nearest": [h.as_json() for h in self.nearest]}
+
+
 def words(text: str) -> list[str]:
     """Lower-case words of a query, without possessive or negative endings (``King's`` → ``king``,
     ``wasn't`` → ``was``)."""
@@ -97,19 +121,7 @@ def words(text: str) -> list[str]:
 
 def expand(query: str) -> list[str]:
     """Law-book words for the modern words in ``query`` (``search_terms.toml``), in order."""
-    ws = words(query)
-    joined = " ".join(ws)
-    out: list[str] = []
-    for key, values in vocabulary.search_terms():
-        if " " in key:
-            hit = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}", joined) is not None
-        elif key.endswith("*"):
-            hit = any(w.startswith(key[:-1]) for w in ws)
-        else:
-            hit = key in ws
-        if hit:
-            out += [v for v in values if v not in out]
-    return out
+    return list(dict.fromkeys(v for _, v in rewrites(query, words(query), keep_same=True)))
 
 
 def _fts_phrase(text: str) -> str | None:
@@ -211,6 +223,13 @@ class Searcher:
         self.games = {r[0] for r in self.conn.execute("select slug from games")}
         self.sources = {r[0] for r in self.conn.execute("select distinct source from laws")}
         self.law_count = self.conn.execute("select count(*) from laws").fetchone()[0]
+        self.facts = LawFacts(self.conn)
+        try:
+            self.ranker: Ranker | None = Ranker.load()
+        except RankerError:
+            self.ranker = None  # the ranked mode says so; the other modes work
+        self._reader: SituationReader | None = None
+        self._situation_vectors: tuple[list[str], np.ndarray] | None = None
 
     def _has_vectors(self) -> bool:
         return self.conn.execute("select 1 from sqlite_master where name = 'law_embeddings'").fetchone() is not None
@@ -222,6 +241,20 @@ class Searcher:
 
             self._tagger = Tagger()
         return self._tagger
+
+    @property
+    def reader(self) -> SituationReader:
+        if self._reader is None:
+            self._reader = SituationReader(self.tagger)
+        return self._reader
+
+    def situation_vectors(self) -> tuple[list[str], np.ndarray]:
+        """Situation ids and the vectors of their labels and descriptions (made on first use)."""
+        if self._situation_vectors is None:
+            entries = vocabulary.situations()
+            vectors = load_embedder(self.model).encode([f"{s.label}. {s.description}" for s in entries])
+            self._situation_vectors = ([s.id for s in entries], vectors)
+        return self._situation_vectors
 
     def query_terms(self, query: str) -> tuple[list[str], list[str], list[str]]:
         """``(query words, expansion terms, entity ids)`` for a query."""
@@ -240,7 +273,7 @@ class Searcher:
                 "select count(*) from laws_fts where laws_fts match ?", [phrase]).fetchone()[0]
         return self._df[phrase]
 
-    def _lexical(self, ws, extra, limit, game=None, source=None, kind=None) -> list[tuple[str, float]]:
+    def _lexical(self, ws, extra, limit, game=None, source=None, kind=None, games=()) -> list[tuple[str, float]]:
         phrases = [p for p in (_fts_phrase(t) for t in dict.fromkeys([*ws, *extra])) if p]
         # a word in over a quarter of the laws ("card") adds almost nothing to BM25 but makes every
         # law a candidate to score: leave it out while rarer words remain
@@ -258,6 +291,9 @@ class Searcher:
             if value:
                 sql += f" and l.{col} = ?"
                 params.append(value)
+        if games:
+            sql += f" and l.game in ({','.join('?' * len(games))})"
+            params += list(games)
         sql += " order by rank limit ?"
         params.append(limit)
         return [(r[0], -r[1]) for r in self.conn.execute(sql, params)]
@@ -282,9 +318,16 @@ class Searcher:
         keep[self.index.position[row[0]]] = False
         return self.index.nearest(vector, limit, keep)
 
-    def search(self, query: str, mode: str = "hybrid", limit: int = 20, game: str | None = None,
+    def search(self, query: str, mode: str = "ranked", limit: int = 20, game: str | None = None,
                source: str | None = None, kind: str | None = None) -> list[Hit]:
-        """Ranked laws for ``query``, best first. Raises :class:`QueryError` for an empty query
+        """Ranked laws for ``query``, best first (:meth:`answer`'s results). Raises
+        :class:`QueryError` for an empty query and :class:`ValueError` for an unknown mode."""
+        return self.answer(query, mode, limit, game, source, kind).results
+
+    def answer(self, query: str, mode: str = "ranked", limit: int = 20, game: str | None = None,
+               source: str | None = None, kind: str | None = None) -> Answer:
+        """The :class:`Answer` to ``query``. Raises :class:`QueryError` for an empty or too long
+        query, an unknown game or source, or a database without vectors (dense and ranked modes),
         and :class:`ValueError` for an unknown mode."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
@@ -297,10 +340,22 @@ class Searcher:
             raise QueryError(f"game: no such game (games: {', '.join(sorted(self.games))})")
         if source and source not in self.sources:
             raise QueryError(f"source: no such source with laws (sources: {', '.join(sorted(self.sources))})")
-        if mode == "dense" and self.index is None:
+        if mode in ("dense", "ranked") and self.index is None:
             raise QueryError("this database has no law vectors: build it again (cardlaws build)")
+        if mode == "ranked" and self.ranker is None:
+            raise QueryError("the ranker is not installed (ingest/data/ranker.npz): use mode=hybrid")
         ws, extra, entities = self.query_terms(query)
+        understood = understand(query, words(query), self.reader)
         filters = {"game": game, "source": source, "kind": kind}
+        if mode == "ranked":
+            ids, x, _ = self.candidates(query, ws, extra, entities, understood, filters)
+            scores = self.ranker.score(x) if len(ids) else np.zeros(0)
+            order = np.argsort(-scores, kind="stable")
+            ranked = [(ids[i], float(scores[i])) for i in order]
+            terms = [*ws, *extra]
+            if ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra):
+                return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))
+            return Answer(query, understood, self._hits(ranked[:limit], terms, entities))
         if mode == "hybrid":  # SQLite and numpy release the GIL: run both at once
             dense_future = _POOL.submit(self.dense, query, CANDIDATES, **filters)
             lexical = self._lexical(ws, extra, CANDIDATES, **filters)
@@ -318,7 +373,39 @@ class Searcher:
                 for rank, (law_id, _) in enumerate(ranking, start=1):
                     fused[law_id] = fused.get(law_id, 0.0) + 1.0 / (RRF_K + rank)
             ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-        return self._hits(ranked[:limit], [*ws, *extra], entities)
+        return Answer(query, understood, self._hits(ranked[:limit], [*ws, *extra], entities))
+
+    @staticmethod
+    def understood_anything(understood: Understood, entities: list[str], extra: list[str]) -> bool:
+        """Whether the query names a game, a situation, a card-law entity or a modern word the
+        vocabulary knows: such a query is always answered."""
+        return bool(understood.games or understood.situations or entities or extra)
+
+    def candidates(self, query: str, ws: list[str], extra: list[str], entities: list[str], understood: Understood,
+                   filters: dict) -> tuple[list[str], np.ndarray, list[str]]:
+        """``(law ids, their features, the games searched apart)``: the candidates of the lexical and
+        dense lists, and of each list within the games the query names (unless a game filter is set)."""
+        vector = load_embedder(self.model).encode([query])[0]
+        keep = self.index.mask(**filters)
+        cosine_all = self.index.matrix @ vector
+        dense = self.index.nearest(vector, CANDIDATES, keep)
+        lexical = self._lexical(ws, extra, CANDIDATES, **filters)
+        named = [g for g in understood.games if g in self.games] if not filters["game"] else []
+        if named:
+            lexical += [c for c in self._lexical(ws, extra, PER_GAME, **filters, games=named) if c not in lexical]
+            game_keep = np.isin(self.index.games, named) & (keep if keep is not None else True)
+            dense += [c for c in self.index.nearest(vector, PER_GAME, game_keep) if c not in dense]
+        lexical_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(lexical)}
+        dense_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(dense)}
+        ids = list(dict.fromkeys([law_id for law_id, _ in dense] + [law_id for law_id, _ in lexical]))
+        ids = [law_id for law_id in ids if law_id in self.index.position]
+        rows = [self.index.position[law_id] for law_id in ids]
+        cosines = cosine_all[rows].astype(np.float32)
+        situation_ids, situation_vectors = self.situation_vectors()
+        context = QueryContext(terms=[*ws, *extra], entities=entities, games=understood.games,
+                               family_games=understood.family_games, situations=understood.situations,
+                               situation_cosines=dict(zip(situation_ids, (situation_vectors @ vector).tolist(), strict=True)))
+        return ids, features(ids, lexical_at, dense_at, cosines, context, self.facts), named
 
     def _hits(self, ranked, terms, entities) -> list[Hit]:
         if not ranked:

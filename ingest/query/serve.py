@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 from datasette.app import Datasette
 from datasette.database import Database
+from datasette.utils.asgi import Response
 
 from ..paths import METADATA, PLUGINS, STATIC, TEMPLATES
 from ..schema_version import check_schema_file
@@ -43,3 +44,11 @@ def make_datasette(db_path: Path, base_url: str = "/") -> Datasette:
     )
     ds.add_database(Database(ds, path=str(db_path), is_mutable=False), name=DATABASE_NAME)
     return ds
+
+
+async def not_found(datasette: Datasette, request, message: str = "There is nothing at this address.") -> Response:
+    """A 404 page (``error.html``) that never repeats the address asked for. Pages answer it
+    themselves rather than raise Datasette's ``NotFound``, whose handler first redirects an
+    address with a trailing slash or a ``%`` (to the same unknown address, reworded)."""
+    context = {"ok": False, "status": 404, "title": "Not found", "error": message}
+    return Response.html(await datasette.render_template("error.html", context, request=request), status=404)

@@ -154,6 +154,7 @@ class SituationEntry:
     label: str
     description: str
     cues: tuple[str, ...]
+    asked: tuple[str, ...] = ()  # how a player asks about it, in modern words (search recognises these)
 
 
 @functools.cache
@@ -166,7 +167,8 @@ def situations(folder: Path = FOLDER) -> tuple[SituationEntry, ...]:
     duplicate id."""
     path = folder / "situations.toml"
     entries = _entries(path, _situations_file(folder), "situation", ("id", "label", "description", "cues"))
-    return tuple(SituationEntry(s["id"], s["label"], s["description"], tuple(s["cues"])) for s in entries)
+    return tuple(SituationEntry(s["id"], s["label"], s["description"], tuple(s["cues"]), tuple(s.get("asked", ())))
+                 for s in entries)
 
 
 def remedies(folder: Path = FOLDER) -> dict[str, tuple[str, ...]]:

@@ -1,0 +1,148 @@
+"""Fit the search ranker on the judged training queries and measure it by 5-fold cross-validation.
+
+    python benchmarks/train_ranker.py [--db PATH] [--save]
+
+The candidates of each training query (tests/search/queries.jsonl, graded in qrels.tsv; the
+held-out test set in tests/search/test/ is never read here) get the features of
+:mod:`ingest.query.rank`; a pairwise logistic regression (scikit-learn) learns which of two laws
+of one query is graded higher. Cross-validation: the queries are split into 5 folds; each fold is
+ranked by a model fitted on the other four and scored with ir-measures (nDCG@10, R@20, MRR), per
+query type, against reciprocal rank fusion of the same candidates (the ``hybrid`` mode).
+
+The threshold under which a list is not answered is the best score of the nonsense queries of
+tests/search/nonsense.txt plus a margin of a tenth of the spread of the training queries' best
+scores. With --save, the model fitted on every training query is written to
+ingest/data/ranker.npz with the hash of the files it was fitted on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import ir_measures
+import numpy as np
+from ir_measures import MRR, R, nDCG
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold
+
+from ingest.query.rank import FEATURES, MODEL, Ranker, training_hash
+from ingest.query.search import RRF_K, Searcher, normalise, words
+from ingest.query.understand import understand
+
+HERE = Path(__file__).resolve().parent.parent / "tests" / "search"
+FILES = [HERE / "queries.jsonl", HERE / "qrels.tsv", HERE / "nonsense.txt"]
+MEASURES = [nDCG @ 10, R @ 20, MRR]
+
+
+def load(folder: Path = HERE) -> tuple[list[dict], dict[str, dict[str, int]]]:
+    queries = [json.loads(line) for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    qrels: dict[str, dict[str, int]] = defaultdict(dict)
+    for line in (folder / "qrels.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        if line.strip():
+            qid, doc, grade = line.split("\t")
+            qrels[qid][doc] = int(grade)
+    return queries, qrels
+
+
+def nonsense(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+
+
+def candidate_features(searcher: Searcher, text: str) -> tuple[list[str], np.ndarray, bool]:
+    """(candidate ids, features, whether the query was understood to name anything)."""
+    query = normalise(text)
+    ws, extra, entities = searcher.query_terms(query)
+    understood = understand(query, words(query), searcher.reader)
+    ids, x, _ = searcher.candidates(query, ws, extra, entities, understood, {"game": None, "source": None, "kind": None})
+    return ids, x, searcher.understood_anything(understood, entities, extra)
+
+
+def pairs(x: np.ndarray, grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Feature differences of every pair of one query's laws graded differently, both ways round."""
+    hi, lo = np.nonzero(grades[:, None] > grades[None, :])
+    diff = x[hi] - x[lo]
+    return np.vstack([diff, -diff]), np.concatenate([np.ones(len(diff)), np.zeros(len(diff))])
+
+
+def fit(data: list[tuple], c: float = 1.0) -> tuple[np.ndarray, float]:
+    """Weights of a linear scorer fitted on ``data`` (one (ids, x, grades) a query)."""
+    xs, ys = zip(*(pairs(x, g) for _, x, g in data if len(set(g.tolist())) > 1), strict=True)
+    model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000)
+    model.fit(np.vstack(xs), np.concatenate(ys))
+    return model.coef_[0], 0.0
+
+
+def rrf(x: np.ndarray) -> np.ndarray:
+    """The hybrid mode's score from the features: reciprocal rank fusion of the two lists."""
+    ranks = [np.where(x[:, FEATURES.index(f)] > 0, 10 * (1 / np.maximum(x[:, FEATURES.index(f)], 1e-9) - 1), np.inf)
+             for f in ("lexical_rank", "dense_rank")]
+    return sum(1.0 / (RRF_K + 1 + r) for r in ranks)
+
+
+def run_of(qid: str, ids: list[str], scores: np.ndarray, k: int = 20) -> list:
+    order = np.argsort(-scores, kind="stable")[:k]
+    return [ir_measures.ScoredDoc(qid, ids[i], float(k - n)) for n, i in enumerate(order)]
+
+
+def report(label: str, runs: list, qrels: list, queries: list[dict]) -> None:
+    per_query = defaultdict(dict)
+    for m in ir_measures.iter_calc(MEASURES, qrels, runs):
+        per_query[m.query_id][str(m.measure)] = m.value
+    groups = {"all": [q["_id"] for q in queries]}
+    for q in queries:
+        for t in q.get("types") or ["plain"]:
+            groups.setdefault(t, []).append(q["_id"])
+    for name, qids in groups.items():
+        vals = [per_query.get(qid, {}) for qid in qids]
+        cells = "  ".join(f"{np.mean([v.get(str(m), 0.0) for v in vals]):.3f}" for m in MEASURES)
+        print(f"  {label:8} {name:9} n={len(qids):3}  nDCG@10 R@20 MRR: {cells}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", type=Path, default=Path("db/cardlaws.db"))
+    ap.add_argument("--save", action="store_true", help="fit on every training query and write ingest/data/ranker.npz")
+    args = ap.parse_args()
+    searcher = Searcher(args.db)
+    queries, grades = load()
+    t = time.perf_counter()
+    data = []
+    for q in queries:
+        ids, x, _ = candidate_features(searcher, q["text"])
+        data.append((ids, x, np.array([grades[q["_id"]].get(i, 0) for i in ids])))
+    print(f"{len(queries)} training queries, {sum(len(d[0]) for d in data)} candidates, "
+          f"features in {time.perf_counter() - t:.1f} s")
+    qrels = [ir_measures.Qrel(q["_id"], doc, g) for q in queries for doc, g in grades[q["_id"]].items()]
+    ranked_runs, hybrid_runs = [], []
+    for train, test in KFold(5, shuffle=True, random_state=13).split(queries):
+        w, b = fit([data[i] for i in train])
+        for i in test:
+            ids, x, _ = data[i]
+            ranked_runs += run_of(queries[i]["_id"], ids, x @ w + b)
+            hybrid_runs += run_of(queries[i]["_id"], ids, rrf(x))
+    print("5-fold cross-validation on the training queries (each fold ranked by a model fitted on the other four):")
+    report("hybrid", hybrid_runs, qrels, queries)
+    report("ranked", ranked_runs, qrels, queries)
+    w, b = fit(data)
+    print("weights:", ", ".join(f"{f} {v:+.2f}" for f, v in zip(FEATURES, w, strict=True)))
+    best = [float(np.max(x @ w + b)) for _, x, _ in data if len(x)]
+    junk = []
+    for text in nonsense(HERE / "nonsense.txt"):
+        ids, x, understood_anything = candidate_features(searcher, text)
+        if len(ids) and not understood_anything:
+            junk.append(float(np.max(x @ w + b)))
+    threshold = max(junk) + 0.1 * (np.percentile(best, 90) - np.percentile(best, 10)) if junk else min(best)
+    print(f"best score: training queries min {min(best):.2f} median {np.median(best):.2f}; nonsense queries max "
+          f"{max(junk, default=float('nan')):.2f} ({len(junk)} not understood); threshold {threshold:.2f}; "
+          f"training queries under it: {sum(s < threshold for s in best)}")
+    if args.save:
+        Ranker(w.astype(np.float32), b, float(threshold), training_hash(FILES)).save(MODEL)
+        print(f"saved {MODEL} ({MODEL.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()

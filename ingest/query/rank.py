@@ -1,0 +1,164 @@
+"""Rank: the learned ranker over the candidates of the lexical and dense lists.
+
+Each candidate law gets the features of :data:`FEATURES` (a row of a float32 matrix); the ranker
+scores it by a linear function fitted on the project's judged queries by
+``benchmarks/train_ranker.py`` (pairwise logistic regression, scikit-learn) and kept in
+``ingest/data/ranker.npz`` with the sha256 of the judged queries it was fitted on. Serving needs
+numpy only and never trains.
+
+A list is answered only when its best score reaches the model's ``threshold`` (fitted with the
+nonsense queries of ``tests/search/nonsense.txt``): below it the results are empty and the laws
+are offered as the nearest instead, unless the query was understood to name a game, a situation,
+a card-law entity or a modern word of ``search_terms.toml``; such a query is always answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+MODEL = Path(__file__).resolve().parent.parent / "data" / "ranker.npz"
+
+FEATURES = (
+    "bm25",            # the law's BM25 over the best BM25 of the query's lexical list (0: not in it)
+    "lexical_rank",    # 1 / (1 + rank / 10) in the lexical list (0: not in it)
+    "cosine",          # cosine of the query's vector and the law's
+    "dense_rank",      # 1 / (1 + rank / 10) in the dense list (0: not in it)
+    "game_named",      # the query names the law's game
+    "family_named",    # the query names another game of the law's family
+    "game_other",      # the query names games, none of them the law's or its family's
+    "decides_asked",   # the law decides a situation the query describes (reviewed or predicted tag)
+    "touches_asked",   # the law only touches a situation the query describes
+    "situation_cosine",  # best cosine of the query's vector and the descriptions of the situations the law decides
+    "entities_shared",   # share of the query's entities the law mentions
+    "words_matched",     # share of the query's words (and their books' words) found in the law
+    "clause",            # the law is a clause (a listed case) of another
+    "length",            # log(1 + words of the law) / 5
+    "undecided",         # the law decides no situation at all (a heading, a definition)
+)
+
+
+class RankerError(Exception):
+    """The ranker's file is missing or was fitted for other features."""
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """A linear ranker: ``score = features @ weights + bias``. ``threshold``: the least best score
+    a list needs to be answered; ``trained_on``: sha256 of the judged queries it was fitted on."""
+
+    weights: np.ndarray
+    bias: float
+    threshold: float
+    trained_on: str
+
+    def score(self, features: np.ndarray) -> np.ndarray:
+        """One score a row of ``features`` (``(n, len(FEATURES))``), higher is better."""
+        return features @ self.weights + self.bias
+
+    def save(self, path: Path = MODEL) -> None:
+        meta = {"features": list(FEATURES), "bias": self.bias, "threshold": self.threshold, "trained_on": self.trained_on}
+        np.savez_compressed(path, weights=self.weights.astype(np.float64), meta=np.array(json.dumps(meta)))
+
+    @classmethod
+    def load(cls, path: Path = MODEL) -> Ranker:
+        """Raises :class:`RankerError` when the file is missing or its features are not :data:`FEATURES`."""
+        try:
+            with np.load(path) as data:
+                meta = json.loads(str(data["meta"]))
+                weights = data["weights"].astype(np.float32)
+        except (OSError, KeyError, ValueError) as e:
+            raise RankerError(f"{path}: cannot be read ({e}); fit it with benchmarks/train_ranker.py --save") from None
+        if meta.get("features") != list(FEATURES):
+            raise RankerError(f"{path}: fitted for other features; fit it again with benchmarks/train_ranker.py --save")
+        return cls(weights, float(meta["bias"]), float(meta["threshold"]), meta["trained_on"])
+
+
+def training_hash(files: list[Path]) -> str:
+    """sha256 over the judged-query files a ranker is fitted on (names and bytes)."""
+    h = hashlib.sha256()
+    for path in files:
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+class LawFacts:
+    """What the ranker knows of each law of one database, in memory: game, kind, length, the
+    situations it decides and touches, the entities it mentions."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.game: dict[str, str] = {}
+        self.clause: dict[str, bool] = {}
+        self.length: dict[str, float] = {}
+        self.entities: dict[str, set[str]] = {}
+        self.text: dict[str, str] = {}
+        for law_id, game, kind, text, entities in conn.execute("select id, game, kind, text, entities from laws"):
+            self.text[law_id] = text.lower()
+            self.game[law_id] = game
+            self.clause[law_id] = kind == "clause"
+            self.length[law_id] = math.log1p(len(text.split())) / 5
+            self.entities[law_id] = set(json.loads(entities or "[]"))
+        self.decides: dict[str, set[str]] = {}
+        self.touches: dict[str, set[str]] = {}
+        has = conn.execute("select 1 from sqlite_master where name = 'law_situations'").fetchone()
+        for law_id, situation, grade in (conn.execute("select law_id, situation_id, grade from law_situations") if has else ()):
+            (self.decides if grade == "decides" else self.touches).setdefault(law_id, set()).add(situation)
+
+
+@dataclass
+class QueryContext:
+    """What the features need of a query: its words and the books' words added for them, its
+    entities, the games it names and their families' other games, the situations it describes,
+    and the cosine of its vector with each situation's description (situation id → cosine)."""
+
+    terms: list[str]
+    entities: list[str]
+    games: list[str]
+    family_games: list[str]
+    situations: list[str]
+    situation_cosines: dict[str, float]
+
+
+def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[str, tuple[int, float]],
+             cosines: np.ndarray, q: QueryContext, facts: LawFacts) -> np.ndarray:
+    """``(len(ids), len(FEATURES))`` float32 for candidate laws ``ids``. ``lexical`` and ``dense``
+    map a law to its (0-based rank, score) in each list; ``cosines`` is each candidate's cosine with
+    the query."""
+    from .search import term_stem  # one definition of how a term matches a law's words
+
+    out = np.zeros((len(ids), len(FEATURES)), dtype=np.float32)
+    best_bm25 = max((s for _, s in lexical.values()), default=0.0) or 1.0
+    stems = [term_stem(t) for t in dict.fromkeys(q.terms)]
+    asked = set(q.situations)
+    for i, law_id in enumerate(ids):
+        game = facts.game.get(law_id)
+        decides = facts.decides.get(law_id, set())
+        touches = facts.touches.get(law_id, set())
+        rank, bm25 = lexical.get(law_id, (None, 0.0))
+        drank, _ = dense.get(law_id, (None, 0.0))
+        text = facts.text.get(law_id, "")
+        law_entities = facts.entities.get(law_id, set())
+        out[i] = (
+            bm25 / best_bm25 if rank is not None else 0.0,
+            1 / (1 + rank / 10) if rank is not None else 0.0,
+            cosines[i],
+            1 / (1 + drank / 10) if drank is not None else 0.0,
+            float(game in q.games),
+            float(game in q.family_games),
+            float(bool(q.games) and game not in q.games and game not in q.family_games),
+            float(bool(asked & decides)),
+            float(bool(asked & touches) and not asked & decides),
+            max((q.situation_cosines.get(s, 0.0) for s in decides), default=0.0),
+            len(law_entities.intersection(q.entities)) / len(q.entities) if q.entities else 0.0,
+            sum(stem in text for stem in stems) / len(stems) if stems else 0.0,
+            float(facts.clause.get(law_id, False)),
+            facts.length.get(law_id, 0.0),
+            float(not decides),
+        )
+    return out

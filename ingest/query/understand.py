@@ -1,0 +1,153 @@
+"""Understand a query: the games it names, the situations it describes, the modern words it uses.
+
+Everything recognised comes from the vocabulary files, so a card historian corrects it there:
+
+- **games**: a game's slug or display name, an alias (``games.toml`` ``[aliases]``) or a family name
+  (``[families]``), in any case and with or without accents ("ecarte", "Écarté", "auction"); the
+  longest name wins where names overlap ("auction bridge" is Auction Bridge, not Bridge);
+- **situations**: the ``asked`` phrases of ``situations.toml`` (modern words, negations: "the trump
+  card was not turned up"), and the books' own ``cues``, matched on the query's lemmas;
+- **rewrites**: the modern words of ``search_terms.toml`` found in the query and the books' words
+  search adds for them (``deck`` → ``pack``).
+
+:func:`understand` returns an :class:`Understood`; it never raises for a query with words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from spacy.matcher import Matcher
+
+from .. import vocabulary
+from ..situations import CUE_GAP
+from ..tag import Tagger, compile_phrase
+from ..text import fold
+
+
+@dataclass
+class Understood:
+    """What a query was understood to ask. ``games``: game slugs it names (in the order named);
+    ``family_games``: the other games of those games' families; ``situations``: situation ids it
+    describes; ``rewrites``: ``(modern word, the books' word)`` pairs search added."""
+
+    games: list[str] = field(default_factory=list)
+    family_games: list[str] = field(default_factory=list)
+    situations: list[str] = field(default_factory=list)
+    rewrites: list[tuple[str, str]] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        """The ``understood`` member of the search JSON (README: "search --json")."""
+        return {"games": self.games, "situations": self.situations,
+                "rewrites": [list(pair) for pair in self.rewrites]}
+
+
+def _key(text: str) -> str:
+    """A name as compared: folded accents, lower case, words joined by single spaces."""
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
+
+
+@functools.cache
+def game_names() -> dict[str, tuple[str, ...]]:
+    """Folded name → the game slugs it names: slugs, display names, aliases and family names."""
+    names: dict[str, list[str]] = {}
+
+    def add(name: str, games: list[str]) -> None:
+        key = _key(name)
+        if key:
+            names.setdefault(key, [])
+            names[key] += [g for g in games if g not in names[key]]
+
+    for slug, display in vocabulary.games().items():
+        if slug == "general":
+            continue
+        add(slug, [slug])
+        add(display, [slug])
+    for alias, slug in vocabulary.aliases().items():
+        add(alias, [slug])
+    for family, members in vocabulary.families().items():
+        if _key(family) not in names:
+            add(family, members)
+    return {k: tuple(v) for k, v in names.items()}
+
+
+def games_named(query: str) -> list[str]:
+    """Game slugs the query names, longest names first where they overlap, in query order."""
+    words = _key(query).split()
+    found: list[tuple[int, str]] = []
+    names = game_names()
+    longest = max((len(k.split()) for k in names), default=1)
+    i = 0
+    while i < len(words):
+        for n in range(min(longest, len(words) - i), 0, -1):
+            games = names.get(" ".join(words[i : i + n]))
+            if games:
+                found += [(i, g) for g in games]
+                i += n
+                break
+        else:
+            i += 1
+    return list(dict.fromkeys(g for _, g in sorted(found)))
+
+
+def family_games(games: list[str]) -> list[str]:
+    """The other games of the families of ``games``."""
+    out: list[str] = []
+    for game in games:
+        family = vocabulary.family_of(game)
+        out += [g for g in vocabulary.families().get(family, []) if g not in games and g not in out]
+    return out
+
+
+def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> list[tuple[str, str]]:
+    """``(modern word, the books' word)`` for each ``search_terms.toml`` key the query has (a
+    books' word the same as the query's is left out unless ``keep_same``)."""
+    joined = " ".join(query_words)
+    out: list[tuple[str, str]] = []
+    for key, values in vocabulary.search_terms():
+        if " " in key:
+            found = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}", joined)
+            word = key.rstrip("*") if found else None
+        elif key.endswith("*"):
+            word = next((w for w in query_words if w.startswith(key[:-1])), None)
+        else:
+            word = key if key in query_words else None
+        if word:
+            out += [(word, v) for v in values if (keep_same or v != word) and (word, v) not in out]
+    return out
+
+
+class SituationReader:
+    """Recognises the situations a query describes (``asked`` and ``cues`` of ``situations.toml``).
+    Raises :class:`~ingest.models.CorpusError` naming the file and entry for a malformed phrase."""
+
+    def __init__(self, tagger: Tagger) -> None:
+        self.nlp = tagger.nlp
+        self.matcher = Matcher(self.nlp.vocab, validate=True)
+        path = vocabulary.FOLDER / "situations.toml"
+        for s in vocabulary.situations():
+            patterns = []
+            for phrase in (*s.asked, *s.cues):
+                try:
+                    patterns.append(compile_phrase(self.nlp, phrase, gap=CUE_GAP))
+                except ValueError as e:
+                    raise vocabulary.VocabularyError(f"{path}: {s.id!r}, phrase {phrase!r}: {e}") from None
+            self.matcher.add(s.id, patterns)
+
+    def read(self, query: str) -> list[str]:
+        """Situation ids the query describes, most specific (longest match) first."""
+        doc = self.nlp(query)
+        spans: dict[str, int] = {}
+        for match_id, start, end in self.matcher(doc):
+            key = self.nlp.vocab.strings[match_id]
+            spans[key] = max(spans.get(key, 0), end - start)
+        return sorted(spans, key=lambda k: (-spans[k], k))
+
+
+def understand(query: str, query_words: list[str], reader: SituationReader) -> Understood:
+    """What ``query`` (with its lower-case ``query_words``) asks, from the vocabulary files."""
+    games = games_named(query)
+    return Understood(games=games, family_games=family_games(games), situations=reader.read(query),
+                      rewrites=rewrites(query, query_words))
