@@ -312,8 +312,10 @@ class RulingCitation:
 
 @dataclass(frozen=True)
 class Parallel:
-    """``other_id`` is among the laws nearest to ``law_id`` (cosine ``score`` of their vectors):
-    ``kind`` ``other-game`` or ``other-edition`` (another book of the same game)."""
+    """``other_id`` is among the parallels of ``law_id`` (the same rule, or the same situation, in
+    another code): ``score`` ranks them (the cosine of their vectors, moved by the situations the
+    two decide; :func:`ingest.build.link.parallels`); ``kind`` ``other-game`` or ``other-code``
+    (another code of the same game)."""
 
     law_id: str
     other_id: str

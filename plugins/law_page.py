@@ -4,16 +4,13 @@ clauses, citations and provenance (book, code, pages, file lines); ``/law/<id>.j
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 from datasette.version import __version__
 from markupsafe import Markup, escape
 
 from ingest.query.addresses import law_path
-from ingest.query.laws import law_record, listed_laws
-from ingest.query.search import searcher_for
+from ingest.query.laws import law_record
 from ingest.query.serve import DATABASE_NAME
 
 
@@ -50,9 +47,6 @@ async def law_page(datasette, request):
     rec = await db.execute_fn(lambda conn: law_record(conn, law_id))
     if rec is None:
         return await _not_found(datasette, request)
-    nearest = searcher_for(Path(db.path)).similar(law_id, limit=5, other_games=True)
-    listed = await db.execute_fn(lambda conn: listed_laws(conn, [i for i, _ in nearest]))
-    similar = [{**listed[i], "score": score} for i, score in nearest if i in listed]
     entities: dict[str, dict] = {}
     for m in rec.mentions:
         entities.setdefault(m["entity_id"], {"id": m["entity_id"], "label": m["label"], "kind": m["kind"], "mentions": []})
@@ -60,10 +54,9 @@ async def law_page(datasette, request):
     context = {
         **{name: getattr(rec, name) for name in (
             "law", "source", "game", "code", "parent", "clauses", "witness_of", "witnesses", "rulings",
-            "references", "cited_by", "decides", "remedies", "other_editions", "previous", "next",
+            "references", "cited_by", "decides", "remedies", "parallels", "previous", "next",
             "pages", "short_citation", "full_citation", "bibtex", "label")},
         "canonical": datasette.absolute_url(request, datasette.urls.path(law_path(law_id))),
-        "similar": similar,
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(rec.law["text"], rec.mentions),
         "database": db.name,

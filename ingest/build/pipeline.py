@@ -177,7 +177,9 @@ def _build(
     # embed
     vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
     by_id = {law.id: law for law in laws}
-    links.parallels = parallels({i: v.vector for i, v in vectors.items()}, by_id)
+    decides = {i: {t.situation for t in tags if t.grade == "decides" and t.remedy is None} for i, tags in reviewed.items()}
+    remedies = {i: {(t.situation, t.remedy) for t in tags if t.remedy} for i, tags in reviewed.items()}
+    links.parallels = parallels({i: v.vector for i, v in vectors.items()}, by_id, decides, remedies)
     final_tags(laws, reviewed, vectors, SituationModel.load())  # reviewed, else proposed
 
     # load

@@ -46,7 +46,7 @@ class LawRecord:
     cited_by: list[dict] = field(default_factory=list)
     decides: list[dict] = field(default_factory=list)  # situations (id, label, grade, origin, evidence)
     remedies: list[dict] = field(default_factory=list)
-    other_editions: list[dict] = field(default_factory=list)  # the same game's laws in other books
+    parallels: list[dict] = field(default_factory=list)  # the same rule or situation in other codes, best first
     mentions: list[dict] = field(default_factory=list)  # entity mentions with label and kind
     previous: dict | None = None  # the law or clause before this one in its code (id, number, kind, label)
     next: dict | None = None
@@ -89,6 +89,7 @@ class LawRecord:
             "decides": [s["id"] for s in self.decides if s["grade"] == "decides"],
             "touches": [s["id"] for s in self.decides if s["grade"] == "touches"],
             "remedies": [{"situation": r["situation_id"], "remedy": r["remedy"]} for r in self.remedies],
+            "parallels": [p["id"] for p in self.parallels],
             "entities": sorted({m["entity_id"] for m in self.mentions}),
         }
 
@@ -135,9 +136,10 @@ def law_record(conn: sqlite3.Connection, law_id: str) -> LawRecord | None:
                      [decided_by]),
         remedies=many("select remedy, situation_id, evidence as text, origin from law_remedies where law_id = ? "
                       "order by situation_id, remedy", [decided_by]),
-        other_editions=[_labelled(r) for r in many(
-            f"select {_COLUMNS}, pl.score from parallels pl join laws l on l.id = pl.other_id {_JOINS} "
-            "where pl.law_id = ? and pl.kind = 'other-edition' order by pl.score desc", [decided_by])],
+        parallels=[_labelled(r) for r in many(
+            f"select {_COLUMNS}, pl.score, pl.kind as parallel_kind, c.title as code_title from parallels pl "
+            f"join laws l on l.id = pl.other_id {_JOINS} where pl.law_id = ? order by pl.score desc, l.ordinal",
+            [decided_by])],
         mentions=many("select le.*, e.label, e.kind from law_entities le join entities e on e.id = le.entity_id "
                       "where le.law_id = ? order by le.start", [law_id]),
     )

@@ -1,0 +1,234 @@
+"""Parallels (the same rule in another game or code): draw a sample of laws, pool the top 5 of
+each candidate method into one method-blind judging file, and score a judged file.
+
+    python benchmarks/parallels_eval.py draw --sample a --out tests/parallels/sample-a-to-judge.jsonl
+    python benchmarks/parallels_eval.py score tests/parallels/sample-a.jsonl
+    python benchmarks/parallels_eval.py draw --sample b --methods built --out tests/parallels/sample-b-to-judge.jsonl
+    python benchmarks/parallels_eval.py score --methods built tests/parallels/sample-b.jsonl
+
+Sample A (seed 1) chooses the method; sample B (seed 2, sample A's laws excluded) is drawn after
+the method is frozen and measures it. A sampled law is a law or clause of a catalogued book (not
+a seed excerpt, ``003_…``; not an excerpt's copy) of 8 words or more.
+
+The methods (each gives 5 laws of another code than the law's own, best first):
+
+- ``M0``: the build's method before this benchmark: cosine of the sentence vectors, the 5 nearest
+  in other games and the 3 nearest in other books of the same game, merged by score;
+- ``M1``: cosine plus a bonus for sharing a reviewed situation the two laws decide (more for also
+  sharing its remedy), minus a penalty when both decide situations and share none; any other code;
+- ``M2``: laws deciding one of the situations the law decides first (by cosine), then the rest by
+  cosine (plain cosine when the law decides none); any other code;
+- ``M3``: M1, at most 2 laws from one code;
+- ``built``: the ``parallels`` table of the database (the frozen method, as the build made it:
+  M1, ``ingest/build/link.py``).
+
+Judgments: ``same`` (the same rule: same situation and the same or an equivalent ruling),
+``related`` (same situation, a different ruling, or a rule that partly overlaps), ``no``.
+Scores per method: precision@5 (same or related), strict precision@5 (same), and the recall of
+the same rule: of the sampled laws for which any judged candidate (of any method) is ``same``,
+the share whose top 5 holds one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DB = ROOT / "db" / "cardlaws.db"
+SEEDS = {"a": 1, "b": 2}
+SIZE = 100
+TOP = 5
+MIN_WORDS = 8
+SEED_SOURCE = re.compile(r"^\d{3}_")
+METHODS = ("M0", "M1", "M2", "M3")
+# M1/M3 weights, set before judging
+BONUS, REMEDY_BONUS, PENALTY = 0.10, 0.05, 0.10
+
+
+@dataclass
+class Corpus:
+    ids: list[str]
+    meta: dict[str, dict]
+    matrix: np.ndarray
+    situations: dict[str, set[str]] = field(default_factory=dict)  # reviewed decides, own ∪ clauses'
+    remedies: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    clauses: dict[str, list[str]] = field(default_factory=dict)
+
+
+def load(db: Path) -> Corpus:
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    meta = {r["id"]: dict(r) for r in conn.execute(
+        "select id, source, game, code, kind, number, parent, text, witness_of, ordinal from laws order by ordinal")}
+    vectors = dict(conn.execute("select law_id, vector from law_embeddings"))
+    ids = [i for i in meta if i in vectors]
+    matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
+    c = Corpus(ids, meta, matrix)
+    for law_id, parent in ((i, m["parent"]) for i, m in meta.items()):
+        if parent:
+            c.clauses.setdefault(parent, []).append(law_id)
+
+    def up(law_id):  # a clause's tags count for the law that lists it too
+        while law_id:
+            yield law_id
+            law_id = meta[law_id]["parent"]
+
+    for law_id, s in conn.execute("select law_id, situation_id from law_situations "
+                                  "where grade = 'decides' and origin = 'reviewed'"):
+        for x in up(law_id):
+            c.situations.setdefault(x, set()).add(s)
+    for law_id, s, r in conn.execute("select law_id, situation_id, remedy from law_remedies where origin = 'reviewed'"):
+        for x in up(law_id):
+            c.remedies.setdefault(x, set()).add((s, r))
+    return c
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def eligible(c: Corpus, law_id: str) -> bool:
+    m = c.meta[law_id]
+    return not SEED_SOURCE.match(m["source"]) and not m["witness_of"] and words(m["text"]) >= MIN_WORDS
+
+
+def draw(c: Corpus, sample: str) -> list[str]:
+    """The sample's law ids (sample B leaves out sample A's laws)."""
+    pool = [i for i in c.ids if eligible(c, i)]
+    if sample == "b":
+        taken = set(draw(c, "a"))
+        pool = [i for i in pool if i not in taken]
+    return random.Random(SEEDS[sample]).sample(pool, SIZE)
+
+
+def candidate(c: Corpus, j: int) -> bool:
+    """Whether law ``j`` may be anyone's parallel under M1–M3: a rule, not a cross-reference."""
+    return c.meta[c.ids[j]]["kind"] != "reference"
+
+
+def rank(c: Corpus, law_id: str, method: str) -> list[str]:
+    i = c.ids.index(law_id)
+    m = c.meta[law_id]
+    cos = c.matrix @ c.matrix[i]
+    game = np.array([c.meta[x]["game"] for x in c.ids], dtype=object)
+    source = np.array([c.meta[x]["source"] for x in c.ids], dtype=object)
+    code = np.array([c.meta[x]["code"] for x in c.ids], dtype=object)
+    if method == "M0":
+        out = []
+        for keep, n in ((game != m["game"], 5), ((game == m["game"]) & (source != m["source"]), 3)):
+            s = np.where(keep, cos, -np.inf)
+            out += [(float(s[j]), c.ids[j]) for j in np.argsort(-s)[:n] if np.isfinite(s[j])]
+        return [x for _, x in sorted(out, reverse=True)[:TOP]]
+    keep = (code != m["code"]) & np.array([candidate(c, j) for j in range(len(c.ids))])
+    mine = c.situations.get(law_id, set())
+    score = cos.copy()
+    for j, other in enumerate(c.ids):
+        theirs = c.situations.get(other, set())
+        shared = mine & theirs
+        if method in ("M1", "M3"):
+            if shared:
+                score[j] += BONUS
+                if {r for r in c.remedies.get(law_id, set()) if r[0] in shared} & c.remedies.get(other, set()):
+                    score[j] += REMEDY_BONUS
+            elif mine and theirs:
+                score[j] -= PENALTY
+        elif method == "M2" and shared:
+            score[j] += 10.0  # those deciding a shared situation first
+    score = np.where(keep, score, -np.inf)
+    out, per_code = [], defaultdict(int)
+    for j in np.argsort(-score, kind="stable"):
+        if not np.isfinite(score[j]) or len(out) == TOP:
+            break
+        if method == "M3" and per_code[code[j]] == 2:
+            continue
+        per_code[code[j]] += 1
+        out.append(c.ids[j])
+    return out
+
+
+def built(db: Path, law_id: str) -> list[str]:
+    conn = sqlite3.connect(db)
+    return [r[0] for r in conn.execute("select other_id from parallels where law_id = ? order by score desc limit ?",
+                                       [law_id, TOP])]
+
+
+def shown(c: Corpus, law_id: str) -> str:
+    """The law's text as a judge reads it: with the cases it lists."""
+    text = c.meta[law_id]["text"]
+    cases = [f"({c.meta[k]['number'].split('/')[-1]}) {c.meta[k]['text']}" for k in c.clauses.get(law_id, [])]
+    return text + (" " + " ".join(cases) if cases else "")
+
+
+def tops(c: Corpus, db: Path, ids: list[str], methods: list[str]) -> dict[str, dict[str, list[str]]]:
+    return {m: {i: built(db, i) if m == "built" else rank(c, i, m) for i in ids} for m in methods}
+
+
+def cmd_draw(args) -> None:
+    c = load(args.db)
+    ids = draw(c, args.sample)
+    ranked = tops(c, args.db, ids, args.methods)
+    rows = []
+    for i in ids:
+        for other in dict.fromkeys(x for m in args.methods for x in ranked[m][i]):
+            o = c.meta[other]
+            rows.append({"law": i, "law_code": c.meta[i]["code"], "law_text": shown(c, i),
+                         "candidate": other, "candidate_game": o["game"], "candidate_code": o["code"],
+                         "candidate_text": shown(c, other), "judgment": ""})
+    random.Random(SEEDS[args.sample] + 100).shuffle(rows)
+    rows.sort(key=lambda r: ids.index(r["law"]))  # one law's candidates together, in shuffled order
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(f"{len(rows)} pairs for {len(ids)} laws → {args.out}")
+
+
+def cmd_score(args) -> None:
+    c = load(args.db)
+    judged, ids = {}, []  # the sample is the judged file's laws (as drawn when it was written)
+    for line in args.judged.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            judged[(r["law"], r["candidate"])] = r["judgment"]
+            ids += [r["law"]] if r["law"] not in ids else []
+    ranked = tops(c, args.db, ids, args.methods)
+    has_same = {i for (i, _), j in judged.items() if j == "same" and i in ids}
+    print(f"{args.judged.name}: {len(ids)} laws; {len(has_same)} with a judged same-rule parallel")
+    print(f"{'method':<8}{'P@5':>7}{'strict':>8}{'recall':>8}{'unjudged':>10}")
+    for m in args.methods:
+        p = strict = found = unjudged = 0
+        for i in ids:
+            got = [judged.get((i, x)) for x in ranked[m][i]]
+            unjudged += sum(g in (None, "") for g in got)
+            n = max(len(got), 1)
+            p += sum(g in ("same", "related") for g in got) / n
+            strict += sum(g == "same" for g in got) / n
+            found += i in has_same and "same" in got
+        print(f"{m:<8}{p / len(ids):>7.3f}{strict / len(ids):>8.3f}"
+              f"{(found / len(has_same) if has_same else 0):>8.3f}{unjudged:>10}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=DB)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("draw")
+    s = sub.add_parser("score")
+    for p in (d, s):
+        p.add_argument("--methods", type=lambda v: v.split(","), default=list(METHODS))
+    d.add_argument("--sample", choices=sorted(SEEDS), default="a")
+    d.add_argument("--out", type=Path, required=True)
+    s.add_argument("judged", type=Path)
+    args = parser.parse_args()
+    {"draw": cmd_draw, "score": cmd_score}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

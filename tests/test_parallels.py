@@ -1,0 +1,79 @@
+"""Parallels (the same rule in another game or code) on the real database: never in the law's own
+code, and the counterparts read by hand in the books among the top 5."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.query.serve import make_datasette
+
+SAMPLES = Path(__file__).resolve().parent / "parallels"
+
+
+@pytest.fixture(scope="module")
+def conn(books_conn):
+    return books_conn
+
+
+def top(conn, law_id: str) -> list[str]:
+    return [r[0] for r in conn.execute("select other_id from parallels where law_id = ? order by score desc", [law_id])]
+
+
+def test_a_law_s_parallels_are_five_laws_of_other_codes(conn):
+    rows = conn.execute(
+        "select p.law_id, p.kind, a.code as law_code, a.game as law_game, b.code, b.game, b.kind as other_kind, "
+        "b.witness_of from parallels p join laws a on a.id = p.law_id join laws b on b.id = p.other_id").fetchall()
+    assert rows
+    assert not [r for r in rows if r["code"] == r["law_code"]]
+    assert not [r for r in rows if r["other_kind"] == "reference" or r["witness_of"]]  # "As in Bridge.", copies
+    assert {r["kind"] for r in rows if r["game"] != r["law_game"]} == {"other-game"}
+    assert {r["kind"] for r in rows if r["game"] == r["law_game"]} == {"other-code"}
+    per_law = conn.execute("select count(*) from parallels group by law_id").fetchall()
+    vectors = conn.execute("select count(*) from law_embeddings").fetchone()[0]
+    assert len(per_law) == vectors and {n for (n,) in per_law} == {5}
+
+
+@pytest.mark.parametrize("law_id, counterparts", [
+    # "discarded cards, face downwards, on the table, and neither look at or touch them" (Enquire Within's
+    # Écarté xi) is Hoffmann's Écarté law 28: "must put his discard face downward on the table … Cards once
+    # discarded must not be looked at"
+    ("enquire-within-upon-everything-1894/ecarte/xi", ["hoffmann-hoyles-games-modernized-1909/ecarte/28"]),
+    # Piquet: "a player may call for fresh cards at his own expense. He must call for two new packs, of
+    # which the dealer has the choice" — the same words in Hoffmann's Écarté (44) and Foster's English Whist (83)
+    ("cavendish-laws-of-piquet-8th-ed/piquet/76", ["hoffmann-hoyles-games-modernized-1909/ecarte/44",
+                                                   "foster-complete-hoyle-1914/english-whist/83"]),
+    # Hearts: a revoke "must be claimed before the tricks have been mixed" ~ Enquire Within's whist xvi
+    ("foster-complete-hoyle-1914/hearts/26", ["enquire-within-upon-everything-1894/whist/xvi"]),
+    # Auction: "A revoke cannot be claimed after the cards have been cut for the following deal." is
+    # word for word Hoffmann's Bridge law 97
+    ("foster-complete-hoyle-1914/auction-bridge/88", ["hoffmann-hoyles-games-modernized-1909/bridge/97"]),
+    # Bézique 63: missing cards found on the floor, the deal stands; American Auction 39: the pack is not
+    # incorrect when missing cards are found below the table
+    ("hoffmann-hoyles-games-modernized-1909/bezique/63", ["foster-complete-hoyle-1914/auction-bridge/39"]),
+])
+def test_a_counterpart_read_in_the_books_is_among_the_top_five(conn, law_id, counterparts):
+    assert set(counterparts) <= set(top(conn, law_id))
+
+
+async def test_the_law_page_lists_the_parallels_and_the_json_record_names_them(books_db):
+    ds = make_datasette(books_db.db_path)
+    law = "enquire-within-upon-everything-1894/ecarte/xi"
+    html = (await ds.client.get(f"/law/{law}")).text
+    section = html.split("Parallels in other games and codes")[1].split("</section>")[0]
+    assert section.count("<li>") == 5
+    assert 'href="/law/hoffmann-hoyles-games-modernized-1909/ecarte/28"' in section  # another code of Écarté
+    assert "/law/enquire-within-upon-everything-1894/ecarte/" not in section  # never its own code
+    record = (await ds.client.get(f"/law/{law}.json")).json()
+    assert "hoffmann-hoyles-games-modernized-1909/ecarte/28" in record["parallels"]
+
+
+def test_sample_a_is_judged_and_sample_b_is_the_frozen_method_s_top_five():
+    a = [json.loads(line) for line in (SAMPLES / "sample-a.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len({r["law"] for r in a}) == 100 and {r["judgment"] for r in a} == {"same", "related", "no"}
+    b = [json.loads(line) for line in (SAMPLES / "sample-b-to-judge.jsonl").read_text(encoding="utf-8").splitlines()]
+    laws = {r["law"] for r in b}
+    assert len(laws) == 100 and len(b) == 500 and not laws & {r["law"] for r in a}
+    assert {r["judgment"] for r in b} == {""}
