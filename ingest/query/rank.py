@@ -44,6 +44,12 @@ FEATURES = (
 )
 
 
+def term_stem(term: str) -> str:
+    """What a query term matches in a law's words: a phrase as it is, a word by its first five
+    letters (a rough stem: "exposed" matches "expose", "exposing")."""
+    return term.lower() if " " in term else term.lower()[:5]
+
+
 class RankerError(Exception):
     """The ranker's file is missing or was fitted for other features."""
 
@@ -130,8 +136,6 @@ def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[
     """``(len(ids), len(FEATURES))`` float32 for candidate laws ``ids``. ``lexical`` and ``dense``
     map a law to its (0-based rank, score) in each list; ``cosines`` is each candidate's cosine with
     the query."""
-    from .search import term_stem  # one definition of how a term matches a law's words
-
     out = np.zeros((len(ids), len(FEATURES)), dtype=np.float32)
     best_bm25 = max((s for _, s in lexical.values()), default=0.0) or 1.0
     stems = [term_stem(t) for t in dict.fromkeys(q.terms)]

@@ -36,7 +36,7 @@ from ..citation import law_label
 from ..embed import load_embedder
 from ..text import normalise
 from .cache import per_database
-from .rank import LawFacts, QueryContext, Ranker, RankerError, features
+from .rank import LawFacts, QueryContext, Ranker, RankerError, features, term_stem
 from .understand import SituationReader, Understood, rewrites, understand
 
 MODES = ("ranked", "hybrid", "lexical", "dense")
@@ -127,12 +127,6 @@ def expand(query: str) -> list[str]:
 def _fts_phrase(text: str) -> str | None:
     toks = [t for t in re.findall(r"[^\W_]+", text.lower())]
     return '"' + " ".join(toks) + '"' if toks else None
-
-
-def term_stem(term: str) -> str:
-    """What a query term matches in a law's words: a phrase as it is, a word by its first five
-    letters (a rough stem: "exposed" matches "expose", "exposing")."""
-    return term.lower() if " " in term else term.lower()[:5]
 
 
 @functools.lru_cache(maxsize=4096)
