@@ -5,6 +5,7 @@ answers the query well enough, the nearest laws offered apart."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from datasette import hookimpl
@@ -12,6 +13,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from ingest import vocabulary
+from ingest.query.cache import per_database
 from ingest.query.search import MODES, QueryError, searcher_for, term_stem
 from ingest.query.serve import DATABASE_NAME
 from ingest.text import fold, normalise_value
@@ -31,6 +33,20 @@ def _mark(snippet: str, terms: list[str]) -> Markup:
         pos = m.end()
     out.append(escape(snippet[pos:]))
     return Markup("").join(out)
+
+
+def _choices(db_path: Path) -> tuple[list[dict], list[dict]]:
+    """The games (by name) and the books with laws (by title) the search form offers: read once
+    per database file."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        games = sorted((dict(r) for r in conn.execute("select slug, name from games")), key=lambda g: fold(g["name"]).lower())
+        sources = [dict(r) for r in conn.execute(
+            "select slug, title from sources where slug in (select distinct source from laws) order by title")]
+    finally:
+        conn.close()
+    return games, sources
 
 
 async def search_view(datasette, request):
@@ -65,9 +81,7 @@ async def search_view(datasette, request):
         return Response.json(answer.as_json())
     hits = answer.results if answer else []
     nearest = answer.nearest if answer else []
-    games = sorted((dict(r) for r in (await db.execute("select slug, name from games")).rows), key=lambda g: fold(g["name"]).lower())
-    sources = [dict(r) for r in (await db.execute(
-        "select slug, title from sources where slug in (select distinct source from laws) order by title")).rows]
+    games, sources = per_database(Path(db.path), "search-choices", _choices)
     by_game: dict[str, list] = {}
     for h in hits:
         by_game.setdefault(h.game_name, []).append(h)

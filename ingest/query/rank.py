@@ -96,7 +96,8 @@ def training_hash(files: list[Path]) -> str:
 
 class LawFacts:
     """What the ranker knows of each law of one database, in memory: game, kind, length, the
-    situations it decides and touches, the entities it mentions."""
+    situations it decides and touches, the entities it mentions; as dicts by law id and as arrays
+    by a law's row (``row``), so a query's features are computed for all its candidates at once."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.game: dict[str, str] = {}
@@ -115,6 +116,25 @@ class LawFacts:
         has = conn.execute("select 1 from sqlite_master where name = 'law_situations'").fetchone()
         for law_id, situation, grade in (conn.execute("select law_id, situation_id, grade from law_situations") if has else ()):
             (self.decides if grade == "decides" else self.touches).setdefault(law_id, set()).add(situation)
+        # the same by row: a law's game, clause and length; which situations it decides or touches
+        # and which entities it mentions (a boolean matrix, one column per situation or entity)
+        self.row = {law_id: i for i, law_id in enumerate(self.game)}
+        self.games = np.array(list(self.game.values()), dtype=object)
+        self.clauses = np.array(list(self.clause.values()), dtype=np.float64)
+        self.lengths = np.array(list(self.length.values()), dtype=np.float64)
+        self.situation_column = {sit: j for j, sit in enumerate(sorted(
+            {x for sets in (self.decides, self.touches) for xs in sets.values() for x in xs}))}
+        self.entity_column = {e: j for j, e in enumerate(sorted({x for xs in self.entities.values() for x in xs}))}
+        self.decides_matrix = self._matrix(self.decides, self.situation_column)
+        self.touches_matrix = self._matrix(self.touches, self.situation_column)
+        self.entity_matrix = self._matrix(self.entities, self.entity_column)
+
+    def _matrix(self, sets: dict[str, set[str]], column: dict[str, int]) -> np.ndarray:
+        out = np.zeros((len(self.row), len(column)), dtype=bool)
+        for law_id, xs in sets.items():
+            if law_id in self.row:
+                out[self.row[law_id], [column[x] for x in xs]] = True
+        return out
 
 
 @dataclass
@@ -135,34 +155,43 @@ def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[
              cosines: np.ndarray, q: QueryContext, facts: LawFacts) -> np.ndarray:
     """``(len(ids), len(FEATURES))`` float32 for candidate laws ``ids``. ``lexical`` and ``dense``
     map a law to its (0-based rank, score) in each list; ``cosines`` is each candidate's cosine with
-    the query."""
-    out = np.zeros((len(ids), len(FEATURES)), dtype=np.float32)
+    the query. Every law of ``ids`` is a law of ``facts``' database."""
+    n = len(ids)
+    out = np.zeros((n, len(FEATURES)), dtype=np.float32)
+    if not n:
+        return out
+    rows = np.array([facts.row[law_id] for law_id in ids], dtype=np.intp)
     best_bm25 = max((s for _, s in lexical.values()), default=0.0) or 1.0
+    in_lexical = np.array([law_id in lexical for law_id in ids])
+    rank = np.array([lexical[law_id][0] if law_id in lexical else 0 for law_id in ids], dtype=np.float64)
+    bm25 = np.array([lexical[law_id][1] if law_id in lexical else 0.0 for law_id in ids], dtype=np.float64)
+    in_dense = np.array([law_id in dense for law_id in ids])
+    drank = np.array([dense[law_id][0] if law_id in dense else 0 for law_id in ids], dtype=np.float64)
+    games = facts.games[rows]
+    named = np.isin(games, q.games)
+    family = np.isin(games, q.family_games)
+    decides = facts.decides_matrix[rows]
+    asked = [facts.situation_column[s] for s in dict.fromkeys(q.situations) if s in facts.situation_column]
+    decides_asked = decides[:, asked].any(axis=1)
+    situation_cosine = np.array([q.situation_cosines.get(s, 0.0) for s in facts.situation_column], dtype=np.float64)
+    shared = [facts.entity_column[e] for e in dict.fromkeys(q.entities) if e in facts.entity_column]
     stems = [term_stem(t) for t in dict.fromkeys(q.terms)]
-    asked = set(q.situations)
-    for i, law_id in enumerate(ids):
-        game = facts.game.get(law_id)
-        decides = facts.decides.get(law_id, set())
-        touches = facts.touches.get(law_id, set())
-        rank, bm25 = lexical.get(law_id, (None, 0.0))
-        drank, _ = dense.get(law_id, (None, 0.0))
-        text = facts.text.get(law_id, "")
-        law_entities = facts.entities.get(law_id, set())
-        out[i] = (
-            bm25 / best_bm25 if rank is not None else 0.0,
-            1 / (1 + rank / 10) if rank is not None else 0.0,
-            cosines[i],
-            1 / (1 + drank / 10) if drank is not None else 0.0,
-            float(game in q.games),
-            float(game in q.family_games),
-            float(bool(q.games) and game not in q.games and game not in q.family_games),
-            float(bool(asked & decides)),
-            float(bool(asked & touches) and not asked & decides),
-            max((q.situation_cosines.get(s, 0.0) for s in decides), default=0.0),
-            len(law_entities.intersection(q.entities)) / len(q.entities) if q.entities else 0.0,
-            sum(stem in text for stem in stems) / len(stems) if stems else 0.0,
-            float(facts.clause.get(law_id, False)),
-            facts.length.get(law_id, 0.0),
-            float(not decides),
-        )
+    out[:, 0] = np.where(in_lexical, bm25 / best_bm25, 0.0)
+    out[:, 1] = np.where(in_lexical, 1 / (1 + rank / 10), 0.0)
+    out[:, 2] = cosines
+    out[:, 3] = np.where(in_dense, 1 / (1 + drank / 10), 0.0)
+    out[:, 4] = named
+    out[:, 5] = family
+    out[:, 6] = bool(q.games) & ~named & ~family
+    out[:, 7] = decides_asked
+    out[:, 8] = facts.touches_matrix[rows][:, asked].any(axis=1) & ~decides_asked
+    if decides.shape[1]:  # the best cosine among the situations a law decides (0: it decides none)
+        out[:, 9] = np.where(decides.any(axis=1), np.where(decides, situation_cosine, -np.inf).max(axis=1), 0.0)
+    if q.entities:
+        out[:, 10] = facts.entity_matrix[rows][:, shared].sum(axis=1) / len(q.entities)
+    if stems:
+        out[:, 11] = np.array([sum(stem in facts.text[law_id] for stem in stems) for law_id in ids]) / len(stems)
+    out[:, 12] = facts.clauses[rows]
+    out[:, 13] = facts.lengths[rows]
+    out[:, 14] = ~decides.any(axis=1)
     return out

@@ -25,7 +25,7 @@ import functools
 import json
 import re
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import vocabulary
 from ..citation import law_label
-from ..embed import load_embedder
+from ..embed import load_embedder, one_blas_thread
 from ..text import normalise
 from .cache import per_database
 from .rank import LawFacts, QueryContext, Ranker, RankerError, features, term_stem
@@ -203,9 +203,11 @@ class VectorIndex:
 
 class Searcher:
     """Search over one built database (opened read-only). Loading takes the law vectors into
-    memory (about 1.5 KB a law) and, on first dense query, the embedding model (under 1 s)."""
+    memory (about 1.5 KB a law) and, on first dense query, the embedding model (under 1 s). A
+    process that makes a searcher runs BLAS on one thread (:func:`one_blas_thread`)."""
 
     def __init__(self, db_path: Path, model: str | None = None) -> None:
+        one_blas_thread()
         self.db_path = Path(db_path)
         self.conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, check_same_thread=False)
         self.conn.row_factory = sqlite3.Row
@@ -338,11 +340,14 @@ class Searcher:
             raise QueryError("this database has no law vectors: build it again (cardlaws build)")
         if mode == "ranked" and self.ranker is None:
             raise QueryError("the ranker is not installed (ingest/data/ranker.npz): use mode=hybrid")
+        # the query's vector is computed in another thread (numpy releases the GIL) while this one
+        # reads the query's words, entities and situations (spaCy) and runs its full-text searches
+        vector = _POOL.submit(self.query_vector, query) if mode == "ranked" else None
         ws, extra, entities = self.query_terms(query)
         understood = understand(query, words(query), self.reader)
         filters = {"game": game, "source": source, "kind": kind}
         if mode == "ranked":
-            ids, x, _ = self.candidates(query, ws, extra, entities, understood, filters)
+            ids, x, _ = self.candidates(query, ws, extra, entities, understood, filters, vector=vector)
             scores = self.ranker.score(x) if len(ids) else np.zeros(0)
             order = np.argsort(-scores, kind="stable")
             ranked = [(ids[i], float(scores[i])) for i in order]
@@ -375,18 +380,24 @@ class Searcher:
         vocabulary knows: such a query is always answered."""
         return bool(understood.games or understood.situations or entities or extra)
 
+    def query_vector(self, query: str) -> np.ndarray:
+        """The query's sentence vector (384 float32, unit length)."""
+        return load_embedder(self.model).encode([query])[0]
+
     def candidates(self, query: str, ws: list[str], extra: list[str], entities: list[str], understood: Understood,
-                   filters: dict) -> tuple[list[str], np.ndarray, list[str]]:
+                   filters: dict, vector: Future | None = None) -> tuple[list[str], np.ndarray, list[str]]:
         """``(law ids, their features, the games searched apart)``: the candidates of the lexical and
-        dense lists, and of each list within the games the query names (unless a game filter is set)."""
-        vector = load_embedder(self.model).encode([query])[0]
+        dense lists, and of each list within the games the query names (unless a game filter is set).
+        ``vector``: the query's vector being computed (:meth:`query_vector`), else it is computed here."""
+        named = [g for g in understood.games if g in self.games] if not filters["game"] else []
+        lexical = self._lexical(ws, extra, CANDIDATES, **filters)
+        if named:
+            lexical += [c for c in self._lexical(ws, extra, PER_GAME, **filters, games=named) if c not in lexical]
+        vector = vector.result() if vector is not None else self.query_vector(query)
         keep = self.index.mask(**filters)
         cosine_all = self.index.matrix @ vector
         dense = self.index.nearest(vector, CANDIDATES, keep)
-        lexical = self._lexical(ws, extra, CANDIDATES, **filters)
-        named = [g for g in understood.games if g in self.games] if not filters["game"] else []
         if named:
-            lexical += [c for c in self._lexical(ws, extra, PER_GAME, **filters, games=named) if c not in lexical]
             game_keep = np.isin(self.index.games, named) & (keep if keep is not None else True)
             dense += [c for c in self.index.nearest(vector, PER_GAME, game_keep) if c not in dense]
         lexical_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(lexical)}

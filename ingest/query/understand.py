@@ -138,7 +138,7 @@ class SituationReader:
 
     def read(self, query: str) -> list[str]:
         """Situation ids the query describes, most specific (longest match) first."""
-        doc = self.nlp(query)
+        doc = self.nlp(query, disable=["span_ruler"])  # lemmas are all the patterns need, not the entities
         spans: dict[str, int] = {}
         for match_id, start, end in self.matcher(doc):
             key = self.nlp.vocab.strings[match_id]
