@@ -89,8 +89,8 @@ def synthetic(n: int, real_db: Path, queries: dict[str, str], dim: int = 384) ->
             "create table games(slug text primary key, name text);"
             "create table sources(slug text primary key, title text);"
             "create table laws(id text primary key, source text, game text, number text, kind text, text text, "
-            "note text, entities text, ordinal int, witness_of text);"
-            "create virtual table laws_fts using fts5(text, note, content=laws, tokenize='porter');"
+            "note text, entities text, ordinal int, witness_of text, topics text);"
+            "create virtual table laws_fts using fts5(text, note, topics, content=laws, tokenize='porter');"
             "create table law_embeddings(law_id text primary key, model text, content_hash text, vector blob);"
         )
         games = [f"game{i}" for i in range(20)]
@@ -105,10 +105,10 @@ def synthetic(n: int, real_db: Path, queries: dict[str, str], dim: int = 384) ->
             random.Random(i).shuffle(ws)
             return " ".join(ws)
 
-        rows = [(f"s/{games[i % 20]}/{i}", "s", games[i % 20], str(i), "law", text(i), None, "[]", i, None)
+        rows = [(f"s/{games[i % 20]}/{i}", "s", games[i % 20], str(i), "law", text(i), None, "[]", i, None, None)
                 for i in range(n)]
-        conn.executemany("insert into laws values (?,?,?,?,?,?,?,?,?,?)", rows)
-        conn.execute("insert into laws_fts(rowid, text, note) select rowid, text, note from laws")
+        conn.executemany("insert into laws values (?,?,?,?,?,?,?,?,?,?,?)", rows)
+        conn.execute("insert into laws_fts(rowid, text, note, topics) select rowid, text, note, topics from laws")
         conn.executemany("insert into law_embeddings values (?, ?, ?, ?)",
                          [(rows[i][0], DEFAULT_MODEL, "", vecs[i].tobytes()) for i in range(n)])
         conn.commit()

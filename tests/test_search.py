@@ -242,3 +242,21 @@ def test_a_ranker_file_for_other_features_is_refused(tmp_path):
         Ranker.load(tmp_path / "r.npz")
     with pytest.raises(RankerError, match="cannot be read"):
         Ranker.load(tmp_path / "missing.npz")
+
+
+async def test_what_a_law_decides_is_searchable_in_modern_words(books_db):
+    # no law of the books says "renege"; Hoffmann's Whist law 74 defines the revoke ("It is a revoke
+    # when a player, holding one or more cards of the suit led, plays a card of a different suit"),
+    # so Datasette's own full-text search finds it by the situation's words (laws.topics)
+    import sqlite3
+
+    conn = sqlite3.connect(books_db.db_path)
+    assert conn.execute("select count(*) from laws where text like '%reneg%'").fetchone()[0] == 0
+    topics = conn.execute("select topics from laws where id = 'hoffmann-hoyles-games-modernized-1909/whist/74'").fetchone()[0]
+    assert topics.startswith("Revoke.") and "renege" in topics
+    ds = make_datasette(books_db.db_path)
+    rows = (await ds.client.get("/cardlaws/laws.json?_search=renege&_shape=array&_size=max&_col=id")).json()
+    assert "hoffmann-hoyles-games-modernized-1909/whist/74" in [r["id"] for r in rows]
+    # search's BM25 reads the laws' own words only: what they decide is the ranker's to weigh
+    searcher = Searcher(books_db.db_path)
+    assert searcher.doc_frequency('"renege"') == 0

@@ -15,6 +15,6 @@ join laws l on l.rowid = laws_fts.rowid
 join codes c on c.id = l.code
 join sources s on s.slug = l.source
 join games g on g.slug = l.game
-where laws_fts match (case when trim(:words) = '' then 'cardlaws_nothing_asked' else :words end)
+where laws_fts match '{text note} : (' || (case when trim(:words) = '' then 'cardlaws_nothing_asked' else :words end) || ')'
   and l.witness_of is null
 order by g.name, coalesce(c.year, s.year), l.ordinal

@@ -42,6 +42,7 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
     """``(table, rows)`` for every table of :data:`TABLES`, in that order."""
     segs = [(d, s) for d, ss in corpus.segmented for s in ss]
     laws = [law for _, s in segs for law in s.laws]
+    situations = {entry.id: entry for entry in corpus.situations}
     yield "games", ({"slug": slug, "name": name} for slug, name in sorted(corpus.games.items()))
     yield "sources", (
         {"slug": d.source.slug, "title": d.source.title, "author": d.source.author, "year": d.source.year,
@@ -68,7 +69,7 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
          "numbered": int(law.numbered), "witness_of": law.witness_of,
          "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
          "situations": sorted({t.situation for t in law.tags if t.grade == "decides" and t.remedy is None}),
-         "citation": law.citation}
+         "citation": law.citation, "topics": _topics(law, situations)}
         for law in laws
     )
     yield "fragments", (
@@ -92,6 +93,24 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
                          "method": p.method, "kind": p.kind} for p in corpus.links.parallels)
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
+
+
+def _topics(law, situations: dict[str, SituationEntry]) -> str | None:
+    """What a law decides, in words a full-text search finds: for each situation it decides, the
+    situation's label, description and the modern phrases a player asks it with (``asked`` in
+    ``vocabulary/situations.toml``, without the "..." of the phrase language); for each remedy it
+    gives, the remedy's name ("new deal"). ``None`` for a law that decides nothing."""
+    parts: list[str] = []
+    for tag in law.tags:
+        if tag.grade != "decides":
+            continue
+        if tag.remedy is not None:
+            parts.append(tag.remedy.replace("-", " "))
+        elif tag.situation in situations:
+            entry = situations[tag.situation]
+            parts += [entry.label, entry.description, *(p.replace("...", " ") for p in entry.asked)]
+    parts = list(dict.fromkeys(" ".join(p.split()).rstrip(".") for p in parts))
+    return ". ".join(parts) or None
 
 
 def _unique(tags: list[Tag], remedies: bool) -> list[Tag]:
@@ -128,7 +147,7 @@ def write_database(path: Path, corpus: Corpus, views: Path = VIEWS) -> dict[str,
     for name, table in TABLES.items():
         for cols in table.indexes:
             db[name].create_index(list(cols))
-    db["laws"].enable_fts(["text", "note"], tokenize="porter")
+    db["laws"].enable_fts(["text", "note", "topics"], tokenize="porter")
     for sql_file in sorted(views.glob("*.sql")):
         db.create_view(sql_file.stem, sql_file.read_text(encoding="utf-8"))
     counts = {t: db[t].count for t in db.table_names() if not t.startswith("laws_fts")}

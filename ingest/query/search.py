@@ -266,7 +266,7 @@ class Searcher:
         """How many laws contain ``phrase`` (an FTS5 phrase), cached."""
         if phrase not in self._df:
             self._df[phrase] = self.conn.execute(
-                "select count(*) from laws_fts where laws_fts match ?", [phrase]).fetchone()[0]
+                "select count(*) from laws_fts where laws_fts match ?", [f"{{text note}} : {phrase}"]).fetchone()[0]
         return self._df[phrase]
 
     def _lexical(self, ws, extra, limit, game=None, source=None, kind=None, games=()) -> list[tuple[str, float]]:
@@ -280,9 +280,10 @@ class Searcher:
         match = " OR ".join(phrases)
         if len(ws) > 1:
             match += " OR NEAR(" + " ".join(_fts_phrase(w) for w in ws) + ", 12)"
-        sql = ("select l.id, bm25(laws_fts, 1.0, 0.5) as rank from laws_fts join laws l on l.rowid = laws_fts.rowid "
+        # the laws' own words (text, note): what they decide (topics) is the ranker's to weigh, not BM25's
+        sql = ("select l.id, bm25(laws_fts, 1.0, 0.5, 0.0) as rank from laws_fts join laws l on l.rowid = laws_fts.rowid "
                "where laws_fts match ? and l.witness_of is null")
-        params: list = [match]
+        params: list = [f"{{text note}} : ({match})"]
         for col, value in (("game", game), ("source", source), ("kind", kind)):
             if value:
                 sql += f" and l.{col} = ?"
