@@ -17,11 +17,9 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -52,25 +50,6 @@ def ms(value: str) -> float:
     m = re.match(r"([\d.]+)(us|ms|s)", value)
     number, unit = float(m.group(1)), m.group(2)
     return number / 1000 if unit == "us" else number * 1000 if unit == "s" else number
-
-
-def spawn_plain(db_path: Path, timeout: float = 60.0):
-    """Plain Datasette serving ``db_path`` read-only on a free port; ``(process, base URL)``."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "--immutable", str(db_path), "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/", timeout=2)
-            return proc, base
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise RuntimeError(f"datasette did not answer at {base} within {timeout:.0f} s")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -107,7 +86,7 @@ def main() -> None:
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")
     ours, ours_base = spawn(args.db, timeout=120)
-    plain, plain_base = spawn_plain(args.db)
+    plain, plain_base = spawn(args.db, timeout=60, plain=True)
     try:
         pairs, missing = [], []
         for name, page, counterpart, target in PAIRS:  # warm both (model, tagger, vectors) and see what exists

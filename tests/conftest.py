@@ -92,3 +92,21 @@ def books_conn(books_db):
     conn.row_factory = sqlite3.Row
     yield conn
     conn.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one a test module; skipped where either is missing.
+    The flags keep it off the network this machine does not have (no background networking)."""
+    import shutil
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs Playwright")
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.skip("Debian's chromium is not installed: apt-get install chromium (.ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()

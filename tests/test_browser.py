@@ -12,7 +12,7 @@ import pytest
 from ingest.evaluate.server import spawn
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-sync_playwright, expect = playwright_api.sync_playwright, playwright_api.expect
+expect = playwright_api.expect
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -26,17 +26,6 @@ def site(books_db):
     yield base
     proc.terminate()
     proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
 
 
 def shot(page, name: str) -> None:

@@ -19,7 +19,7 @@ from ingest.evaluate.server import spawn
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs Playwright")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright",
                                      reason="pip install -e '.[test]' installs axe-playwright-python")
-sync_playwright, expect = playwright_api.sync_playwright, playwright_api.expect
+expect = playwright_api.expect
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -67,16 +67,6 @@ def site(books_db):
     yield base
     proc.terminate()
     proc.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
