@@ -142,6 +142,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
     click.echo(
         f"Built {db_path} in {report.seconds:.1f} s: {c.get('laws', 0)} laws and clauses from "
         f"{c.get('sources', 0)} source(s) of {c.get('games', 0)} game(s); "
+        f"{c.get('laws', 0) - report.tagged} laws' tagging kept from the previous build, {report.tagged} tagged; "
         f"{c.get('law_entities', 0)} entity mentions; {c.get('law_embeddings', 0)} law vectors "
         f"({report.embedded} computed, {c.get('law_embeddings', 0) - report.embedded} kept from the previous build); "
         f"{c.get('fragments', 0)} fragment(s); "

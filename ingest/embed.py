@@ -19,9 +19,12 @@ Vectors are float32, 384 dimensions, unit length, so a dot product is the cosine
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -80,6 +83,38 @@ def one_blas_thread() -> None:
         _ONE_BLAS_THREAD = ThreadpoolController().limit(limits=1, user_api="blas")
 
 
+# erfc(z) ≈ t·(a1 + t·(a2 + t·(a3 + t·(a4 + t·a5))))·exp(−z²), t = 1/(1 + p·z), z ≥ 0: Abramowitz and
+# Stegun, Handbook of Mathematical Functions (1964), 7.1.26, absolute error under 1.5e-7
+_AS_P = np.float32(0.3275911 / np.sqrt(2.0))  # p, with z = |x|/√2 folded in
+_AS_A = [np.float32(a) for a in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, ``x·Φ(x)`` (Φ the standard normal distribution function), float32, to
+    within 5e-7 of ``x·(1 + erf(x/√2))/2``: ``Φ(x) = 1 − erfc(x/√2)/2`` for x ≥ 0 and ``erfc(|x|/√2)/2``
+    for x < 0, so ``x·Φ(x) = max(x, 0) − |x|·erfc(|x|/√2)/2`` with erfc of Abramowitz and Stegun
+    7.1.26. In place on ``x``'s buffer where it can be; four times faster here than
+    ``scipy.special.erf``, which works in float64."""
+    t = np.abs(x)
+    t *= _AS_P
+    t += np.float32(1.0)
+    np.reciprocal(t, out=t)
+    q = _AS_A[0] * t
+    for a in _AS_A[1:]:
+        q += a
+        q *= t
+    e = np.square(x)
+    e *= np.float32(-0.5)
+    np.exp(e, out=e)
+    q *= e
+    q *= np.float32(0.5)  # 1 − Φ(|x|)
+    np.abs(x, out=t)
+    q *= t
+    np.maximum(x, np.float32(0.0), out=x)
+    x -= q
+    return x
+
+
 class MiniLM:
     """all-MiniLM-L6-v2 run with numpy. ``name`` is stored with the vectors so a database never
     mixes vectors of two models. Raises :class:`ModelError` when a file is missing or differs from
@@ -90,7 +125,6 @@ class MiniLM:
 
     def __init__(self, folder: Path | None = None) -> None:
         from safetensors.numpy import load_file
-        from scipy.special import erf
         from tokenizers import Tokenizer
 
         folder = folder or model_dir()
@@ -102,7 +136,6 @@ class MiniLM:
         self.heads = config["num_attention_heads"]
         self.layers = config["num_hidden_layers"]
         self.eps = config["layer_norm_eps"]
-        self.erf = erf
         # a dense layer's weight is kept transposed and contiguous, so ``x @ w`` is one BLAS call
         self.w = {k: np.ascontiguousarray(v.T if k.endswith("dense.weight") or "attention.self." in k and k.endswith("weight")
                                           else v, dtype=np.float32)
@@ -116,6 +149,8 @@ class MiniLM:
         self.blas = ThreadpoolController()
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.no_padding()  # tokenizer.json pads to 128; a batch is padded in _vectors
+        self.pad_id = self.tokenizer.token_to_id("[PAD]")
 
     def _p(self, name: str) -> np.ndarray:
         return self.w[self.prefix + name]
@@ -141,8 +176,7 @@ class MiniLM:
         x = _layer_norm(self._dense(context, p + "attention.output.dense") + x,
                         self._p(p + "attention.output.LayerNorm.weight"),
                         self._p(p + "attention.output.LayerNorm.bias"), self.eps)
-        h = self._dense(x, p + "intermediate.dense")
-        h = h * 0.5 * (1.0 + self.erf(h / np.float32(np.sqrt(2.0))))
+        h = gelu(self._dense(x, p + "intermediate.dense"))
         return _layer_norm(self._dense(h, p + "output.dense") + x, self._p(p + "output.LayerNorm.weight"),
                            self._p(p + "output.LayerNorm.bias"), self.eps)
 
@@ -159,28 +193,43 @@ class MiniLM:
             x = self._layer(x, mask_bias, f"encoder.layer.{i}.")
         return x
 
-    def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        """``(len(texts), 384)`` float32, each row of unit length. One text (a query) runs on one
-        BLAS thread: its matrices are too small to share, and a busy server's threads would only
-        wait on each other."""
-        if len(texts) == 1 and _ONE_BLAS_THREAD is None:
-            with self.blas.limit(limits=1, user_api="blas"):
-                return self._encode(texts, batch_size)
-        return self._encode(texts, batch_size)
+    def encode(self, texts: list[str], batch_size: int = 4) -> np.ndarray:
+        """``(len(texts), 384)`` float32, each row of unit length.
 
-    def _encode(self, texts: list[str], batch_size: int) -> np.ndarray:
+        BLAS runs on one thread, and the texts, sorted by length into batches of ``batch_size``,
+        are shared among one worker thread per processor (numpy lets go of the GIL in its loops):
+        small batches keep a layer's arrays in the processor's cache, and a BLAS of two threads,
+        on a machine whose other processes want the processors too, spent most of its time
+        waiting (a quarter of the laws: 40–65 s with two BLAS threads against 7–8 s so, on this
+        2-processor machine under load)."""
+        tokens = self.tokenizer.encode_batch(texts)
+        order = np.argsort([len(t.ids) for t in tokens], kind="stable")  # batches of like lengths pad less
+        batches = [order[i : i + batch_size] for i in range(0, len(texts), batch_size)]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = np.argsort([len(t) for t in texts], kind="stable")  # batches of like lengths pad less
-        self.tokenizer.enable_padding()
-        for i in range(0, len(texts), batch_size):
-            idx = order[i : i + batch_size]
-            enc = self.tokenizer.encode_batch([texts[j] for j in idx])
-            ids = np.array([e.ids for e in enc], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in enc], dtype=np.float32)
-            hidden = self._forward(ids, mask)
-            vecs = (hidden * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-            out[idx] = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        workers = min(len(batches), len(os.sched_getaffinity(0)))
+        with contextlib.ExitStack() as stack:
+            if _ONE_BLAS_THREAD is None:
+                stack.enter_context(self.blas.limit(limits=1, user_api="blas"))
+            if workers > 1:
+                pool = stack.enter_context(ThreadPoolExecutor(workers))
+                vectors = pool.map(lambda idx: self._vectors([tokens[j].ids for j in idx]), batches)
+            else:
+                vectors = (self._vectors([tokens[j].ids for j in idx]) for idx in batches)
+            for idx, vecs in zip(batches, vectors):
+                out[idx] = vecs
         return out
+
+    def _vectors(self, ids: list[list[int]]) -> np.ndarray:
+        """Unit mean-pooled vectors of one batch of token ids (padded here with [PAD])."""
+        length = max(len(i) for i in ids)
+        mask = np.zeros((len(ids), length), dtype=np.float32)
+        padded = np.full((len(ids), length), self.pad_id, dtype=np.int64)
+        for row, i in enumerate(ids):
+            padded[row, : len(i)] = i
+            mask[row, : len(i)] = 1.0
+        hidden = self._forward(padded, mask)
+        vecs = (hidden * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
 
 
 class SentenceTransformerModel:  # pragma: no cover - needs a model hub, which tests do not have

@@ -124,6 +124,7 @@ class Tagger:
 
     def __init__(self, folder: Path = vocabulary.FOLDER):
         entries = vocabulary.entities(folder)
+        self.folder = folder
         self.entities = [e.entity for e in entries]
         self.yields_to = {e.entity.id: list(e.yields_to) for e in entries}
         phrases = {e.entity.id: list(e.phrases) for e in entries}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from ingest.cli import main
 from ingest.paths import SEEDS
 from ingest.query.search import QueryError, Searcher
 from ingest.query.serve import make_datasette
+from ingest.tag import Tagger
 
 
 @pytest.fixture(scope="module")
@@ -159,17 +161,38 @@ async def test_law_page_shows_parallels_in_other_codes(books_db):
     assert section.count("<li>") == 5 and "/law/peel-" not in section
 
 
-def test_a_rebuild_with_one_changed_law_re_embeds_one_law(tmp_path, tagger):
+def test_a_rebuild_with_one_changed_law_re_embeds_and_re_tags_one_law(tmp_path, tagger):
     corpus = tmp_path / "corpus"
     shutil.copytree(SEEDS, corpus)
     db = tmp_path / "x.db"
     first = build([corpus], db, tagger=tagger)
-    assert first.embedded == 46
+    laws = sqlite3.connect(db).execute("select count(*) from laws").fetchone()[0]
+    assert (first.embedded, first.tagged) == (46, laws)
     path = corpus / "004_6dbc7a77bd2684ce.txt"
     path.write_bytes(path.read_bytes().replace(b"ordinary", b"ordinary").replace(b"five cards.", b"five cards each."))
     again = build([corpus], db, tagger=tagger)
-    assert again.embedded == 1
-    assert build([corpus], db, tagger=tagger).embedded == 0
+    assert (again.embedded, again.tagged) == (1, 1)
+    entities = sqlite3.connect(db).execute("select * from law_entities order by 1, 2, 3").fetchall()
+    third = build([corpus], db, tagger=tagger)
+    assert (third.embedded, third.tagged) == (0, 0)
+    assert sqlite3.connect(db).execute("select * from law_entities order by 1, 2, 3").fetchall() == entities
+
+
+def test_a_changed_vocabulary_re_tags_every_law(tmp_path, tagger):
+    """The tagging a rebuild keeps is the vocabulary's: a new phrase reaches every law."""
+    db = tmp_path / "x.db"
+    build([SEEDS], db, tagger=tagger)
+    vocab = tmp_path / "vocabulary"
+    shutil.copytree(tagger.folder, vocab)
+    # seed 004 (Foster's poker) law 12: "If any player have more or less than five cards dealt to him, ..."
+    with open(vocab / "entities.toml", "a", encoding="utf-8") as f:
+        f.write('\n[[entity]]\nid = "hand_size"\nlabel = "hand size"\nkind = "object"\n'
+                'definition = "How many cards a hand holds."\nphrases = ["five cards"]\n')
+    report = build([SEEDS], db, tagger=Tagger(vocab))
+    conn = sqlite3.connect(db)
+    assert report.tagged == conn.execute("select count(*) from laws").fetchone()[0]
+    assert ("004_6dbc7a77bd2684ce/poker/12", "five cards") in conn.execute(
+        "select law_id, text from law_entities where entity_id = 'hand_size'").fetchall()
 
 
 # ------------------------------------------------------------------ what a query is understood to ask

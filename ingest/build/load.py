@@ -21,13 +21,14 @@ from ..paths import VIEWS
 from ..schema_version import SCHEMA_VERSION
 from ..vocabulary import SituationEntry
 from .schema import TABLES
+from .tagging import dumps
 
 
 @dataclass
 class Corpus:
     """Everything a build writes: each document with its codes' segmentations (laws tagged and
     linked), the display names of the games used, the entity taxonomy, the situations, the
-    rulings, the links between records and the law vectors by law id."""
+    rulings, the links between records, the law vectors by law id and each law's tagging key."""
 
     segmented: list[tuple[Document, list[Segmentation]]]
     games: dict[str, str]
@@ -36,6 +37,7 @@ class Corpus:
     rulings: list[Ruling] = field(default_factory=list)
     links: Links = field(default_factory=Links)
     vectors: dict[str, LawVector] = field(default_factory=dict)
+    tagging: dict[str, str] = field(default_factory=dict)  # law id → its tagging key (ingest.build.tagging)
 
 
 def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
@@ -91,6 +93,8 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
                            for law in laws for t in _unique(law.tags, remedies=True))
     yield "parallels", ({"law_id": p.law_id, "other_id": p.other_id, "score": round(p.score, 6),
                          "method": p.method, "kind": p.kind} for p in corpus.links.parallels)
+    yield "law_tagging", ({"law_id": law.id, "key": corpus.tagging[law.id], **dict(zip(("mentions", "decision"), dumps(law)))}
+                          for law in laws if law.id in corpus.tagging)
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import vocabulary
-from ..models import CorpusError, Document, Law, Links, Ruling, Segmentation
+from ..models import CorpusError, Document, Links, Ruling, Segmentation
 from ..situation_model import SituationModel
 from ..situations import SituationTagger
 from ..tag import Tagger
@@ -27,6 +27,7 @@ from .lock import build_lock
 from .read import read_books, read_corpus, read_rulings, unique_slugs
 from .rulings import markdown_ruling, split_rulings
 from .segment import overlaps, segment, uncovered
+from .tagging import tag_laws
 from .vectors import embed_laws
 
 Progress = Callable[[Iterable, int, str], Iterable]
@@ -49,6 +50,7 @@ class BuildReport:
     skipped_books: dict[str, str] = field(default_factory=dict)  # slug → why its codes could not be located
     seconds: float = 0.0
     embedded: int = 0  # laws whose vectors were computed (the others were reused from the previous database)
+    tagged: int = 0  # laws run through the entity and situation taggers (the others' tagging was reused)
 
 
 def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segmentation]]], list[str]]:
@@ -75,14 +77,6 @@ def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segm
             warnings += seg.warnings
         out.append((doc, segs))
     return out, warnings
-
-
-def tag_laws(laws: list[Law], tagger: Tagger, situation_tagger: SituationTagger, progress: Progress) -> None:
-    """Set each law's entity ``mentions`` and its proposed ``decision`` (one spaCy pass for both)."""
-    docs = tagger.nlp.pipe((law.text for law in laws), batch_size=256)
-    for law, doc in zip(laws, progress(docs, len(laws), "Tagging laws")):
-        law.mentions = tagger.mentions(doc)
-        law.decision = situation_tagger.decide(doc)
 
 
 def build(
@@ -155,8 +149,8 @@ def _build(
 
     # tag
     tagger = tagger or Tagger()
-    situation_tagger = SituationTagger(tagger)
-    tag_laws(laws, tagger, situation_tagger, progress)
+    situation_tagger = SituationTagger(tagger, tagger.folder)
+    tagging, tagged = tag_laws(laws, tagger, situation_tagger, progress, previous=db_path)
     reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
     warnings += review_warnings
 
@@ -183,7 +177,7 @@ def _build(
     final_tags(laws, reviewed, vectors, SituationModel.load())  # reviewed, else proposed
 
     # load
-    corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors)
+    corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors, tagging)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -195,4 +189,4 @@ def _build(
     finally:
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
-    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded)
+    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded, tagged)

@@ -87,6 +87,10 @@ TABLES: dict[str, Table] = {
         {"law_id": str, "other_id": str, "score": float, "method": str, "kind": str}, pk=("law_id", "other_id"),
         foreign_keys=(("law_id", "laws", "id"), ("other_id", "laws", "id")), indexes=(("other_id",),),
     ),
+    "law_tagging": Table(
+        {"law_id": str, "key": str, "mentions": str, "decision": str}, pk="law_id",
+        foreign_keys=(("law_id", "laws", "id"),),
+    ),
     "law_embeddings": Table(
         {"law_id": str, "model": str, "content_hash": str, "vector": bytes}, pk="law_id",
         foreign_keys=(("law_id", "laws", "id"),),

@@ -42,7 +42,8 @@ def embed_laws(laws: list[Law], previous: Path, progress: Progress,
     passages = {law.id: law_passage(law.text, law.section) for law in laws if not law.witness_of}
     hashes = {law_id: content_hash(p, model) for law_id, p in passages.items()}
     known = previous_vectors(previous, model, set(hashes.values()))
-    todo = [law_id for law_id, h in hashes.items() if h not in known]
+    # by length, so each batch handed to the model holds texts of like lengths (less padding)
+    todo = sorted((law_id for law_id, h in hashes.items() if h not in known), key=lambda i: len(passages[i]))
     if todo:
         embedder = load_embedder(model)
         for n, _ in enumerate(progress(todo, len(todo), "Embedding laws")):  # counted in laws, encoded in batches

@@ -1,0 +1,93 @@
+"""Tag: each law's entity mentions and proposed situations, computed only where the law changed.
+
+The entity tagger and the situation cues (:mod:`ingest.tag`, :mod:`ingest.situations`) run one
+spaCy pass over a law's text. Their output depends on the text and on nothing else but the
+vocabulary and the tagger itself, so the build keeps it in the table ``law_tagging`` under a key
+(:func:`tagging_key`: sha256 of the text and of :func:`fingerprint`) and a rebuild takes from the
+previous database the output of every law whose key it finds there, tagging the rest — as
+:mod:`ingest.build.vectors` does for the law vectors. Changing a vocabulary file, the tagger's
+code or the spaCy version changes the fingerprint, and every law is tagged again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import spacy
+
+from .. import situations as situations_module
+from .. import tag as tag_module
+from ..models import Decision, Law, Mention
+from ..situations import SituationTagger
+from ..tag import Tagger
+
+Progress = Callable[[Iterable, int, str], Iterable]
+
+
+def fingerprint(vocabulary_folder: Path) -> str:
+    """Hex sha256 of what a law's tagging depends on besides its text: every ``*.toml`` of the
+    vocabulary folder, the source of the entity and situation taggers, and spaCy's version."""
+    h = hashlib.sha256(spacy.__version__.encode())
+    for path in sorted(vocabulary_folder.glob("*.toml")) + [Path(tag_module.__file__), Path(situations_module.__file__)]:
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def tagging_key(text: str, fingerprint: str) -> str:
+    """Hex sha256 of a law's text and the tagging :func:`fingerprint`."""
+    return hashlib.sha256(f"{fingerprint}\n{text}".encode()).hexdigest()
+
+
+def dumps(law: Law) -> tuple[str, str]:
+    """A tagged law's ``(mentions, decision)`` as the JSON ``law_tagging`` keeps."""
+    mentions = [[m.entity_id, m.start, m.end, m.text] for m in law.mentions]
+    d = law.decision or Decision({}, {})
+    decision = {"situations": d.situations, "remedies": d.remedies, "spans": {k: list(v) for k, v in d.spans.items()}}
+    return json.dumps(mentions, ensure_ascii=False), json.dumps(decision, ensure_ascii=False)
+
+
+def loads(mentions: str, decision: str) -> tuple[list[Mention], Decision]:
+    """The inverse of :func:`dumps`."""
+    d = json.loads(decision)
+    return ([Mention(*m) for m in json.loads(mentions)],
+            Decision(d["situations"], d["remedies"], {k: tuple(v) for k, v in d["spans"].items()}))
+
+
+def previous_tagging(db_path: Path, wanted: set[str]) -> dict[str, tuple[str, str]]:
+    """Key → ``(mentions, decision)`` JSON of the ``wanted`` keys found in the database at
+    ``db_path`` (none when it is missing, unreadable or has no ``law_tagging`` table)."""
+    found: dict[str, tuple[str, str]] = {}
+    if not db_path.exists():
+        return found
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as old:
+            for key, mentions, decision in old.execute("select key, mentions, decision from law_tagging"):
+                if key in wanted:
+                    found[key] = (mentions, decision)
+    except sqlite3.Error:
+        pass
+    return found
+
+
+def tag_laws(laws: list[Law], tagger: Tagger, situation_tagger: SituationTagger, progress: Progress,
+             previous: Path | None = None) -> tuple[dict[str, str], int]:
+    """Set each law's entity ``mentions`` and proposed ``decision``: from the database at
+    ``previous`` where its key is there, else by one spaCy pass for both. Returns each law's key
+    by law id and how many laws were tagged (the others were reused)."""
+    fp = fingerprint(tagger.folder)
+    keys = {law.id: tagging_key(law.text, fp) for law in laws}
+    known = previous_tagging(previous, set(keys.values())) if previous else {}
+    for law in laws:
+        if keys[law.id] in known:
+            law.mentions, law.decision = loads(*known[keys[law.id]])
+    todo = [law for law in laws if keys[law.id] not in known]
+    if todo:
+        docs = tagger.nlp.pipe((law.text for law in todo), batch_size=256)
+        for law, doc in zip(todo, progress(docs, len(todo), "Tagging laws")):
+            law.mentions = tagger.mentions(doc)
+            law.decision = situation_tagger.decide(doc)
+    return keys, len(todo)
