@@ -8,8 +8,9 @@ query type (game named, negation, one word, question, plain); the share of queri
 holds laws of three or more games; warm p50/p95 latency per query; the model's load time; and how
 many nonsense queries come back with no results. The ranked mode's figure on the training queries
 flatters it (it was fitted on them): its honest figures are the 5-fold cross-validation of
-``benchmarks/train_ranker.py`` and ``--test``, which scores a held-out test set (tests/search/test2/;
-test/ was scored once and is spent) and its nonsense queries, once, at the end of a piece of work.
+``benchmarks/train_ranker.py`` and ``--test``, which scores the held-out test set (tests/search/test3/;
+the earlier ones were scored once and joined the training queries) and its nonsense queries, once,
+at the end of a piece of work.
 ``--synthetic N`` also times dense and hybrid search over N laws with random vectors (the cost of
 search at that size, not its quality).
 """
@@ -132,9 +133,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=Path(__file__).resolve().parent.parent / "db" / "cardlaws.db")
     parser.add_argument("--synthetic", type=int, default=0)
-    parser.add_argument("--test", nargs="?", const="test2", metavar="FOLDER",
-                        help="score a held-out test set of tests/search/ (default test2; test/ is spent), once, at the "
-                             "end of a piece of work, with its nonsense queries (FOLDER/nonsense.txt)")
+    parser.add_argument("--test", nargs="?", const="test3", metavar="FOLDER",
+                        help="score a held-out test set of tests/search/ (default test3), once, at the end of a piece "
+                             "of work, with its nonsense queries (FOLDER/nonsense.txt)")
     args = parser.parse_args()
     folder = HERE / args.test if args.test else HERE
     queries, qrels = load_judgments(folder)
@@ -161,8 +162,7 @@ def main() -> None:
     print("nDCG@10 by query type:")
     for t, modes in sorted(by_type.items()):
         print(f"  {t:<9} n={len(next(iter(modes.values()))):3}  " + "  ".join(f"{m} {np.mean(v):.3f}" for m, v in modes.items()))
-    nonsense = (folder / "nonsense.txt" if (folder / "nonsense.txt").exists() else HERE / "nonsense-test.txt") if args.test \
-        else HERE / "nonsense.txt"
+    nonsense = folder / "nonsense.txt"
     answered, total = nonsense_answered(searcher, nonsense)
     print(f"nonsense queries answered (should be 0): {answered} of {total}")
     if args.synthetic:
