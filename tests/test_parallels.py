@@ -92,10 +92,17 @@ async def test_the_law_page_lists_the_parallels_and_the_json_record_names_them(b
     assert "hoffmann-hoyles-games-modernized-1909/ecarte/28" in record["parallels"]
 
 
-def test_sample_a_is_judged_and_sample_b_is_the_frozen_method_s_top_five():
-    a = [json.loads(line) for line in (SAMPLES / "sample-a.jsonl").read_text(encoding="utf-8").splitlines()]
+def read(name: str) -> list[dict]:
+    return [json.loads(line) for line in (SAMPLES / name).read_text(encoding="utf-8").splitlines()]
+
+
+def test_sample_a_is_judged_and_samples_b_and_c_are_a_frozen_method_s_top_five():
+    a = read("sample-a.jsonl")
     assert len({r["law"] for r in a}) == 100 and {r["judgment"] for r in a} == {"same", "related", "no"}
-    b = [json.loads(line) for line in (SAMPLES / "sample-b-to-judge.jsonl").read_text(encoding="utf-8").splitlines()]
-    laws = {r["law"] for r in b}
-    assert len(laws) == 100 and len(b) == 500 and not laws & {r["law"] for r in a}
-    assert {r["judgment"] for r in b} == {""}
+    earlier = {r["law"] for r in a}
+    for name in ("sample-b-to-judge.jsonl", "sample-c-to-judge.jsonl"):  # C: M4, drawn after it was frozen
+        rows = read(name)
+        laws = {r["law"] for r in rows}
+        assert len(laws) == 100 and len(rows) == 500 and not laws & earlier, name
+        assert {r["judgment"] for r in rows} == {""} and set(rows[0]) == {"law", "candidate", "judgment"}
+        earlier |= laws
