@@ -5,10 +5,14 @@ each candidate method into one method-blind judging file, and score a judged fil
     python benchmarks/parallels_eval.py score tests/parallels/sample-a.jsonl
     python benchmarks/parallels_eval.py draw --sample b --methods built --out tests/parallels/sample-b-to-judge.jsonl
     python benchmarks/parallels_eval.py score --methods built tests/parallels/sample-b.jsonl
+    python benchmarks/parallels_eval.py draw --sample c --methods built --ids-only \
+        --out tests/parallels/sample-c-to-judge.jsonl --sheet ../notes/parallels-c
 
-Sample A (seed 1) chooses the method; sample B (seed 2, sample A's laws excluded) is drawn after
-the method is frozen and measures it. A sampled law is a law or clause of a catalogued book (not
-a seed excerpt, ``003_…``; not an excerpt's copy) of 8 words or more.
+Sample A (seed 1) chose M1; sample B (seed 2, sample A's laws excluded) was drawn after M1 was
+frozen and measured it. Both then served to choose M4 (so neither measures M4); sample C (seed 3,
+the laws of A and B excluded) is drawn after M4 is frozen and measures it. A sampled law is a law
+or clause of a catalogued book (not a seed excerpt, ``003_…``; not an excerpt's copy) of 8 words
+or more.
 
 The methods (each gives 5 laws of another code than the law's own, best first):
 
@@ -19,14 +23,22 @@ The methods (each gives 5 laws of another code than the law's own, best first):
 - ``M2``: laws deciding one of the situations the law decides first (by cosine), then the rest by
   cosine (plain cosine when the law decides none); any other code;
 - ``M3``: M1, at most 2 laws from one code;
+- ``M4``: M1, minus 0.10 when the two laws share almost no word: the cosine of their tf-idf word
+  vectors (stemmed; a clause's words include its law's) is below 0.05;
 - ``built``: the ``parallels`` table of the database (the frozen method, as the build made it:
-  M1, ``ingest/build/link.py``).
+  M4 since sample C, M1 before; ``ingest/build/link.py``).
 
 Judgments: ``same`` (the same rule: same situation and the same or an equivalent ruling),
 ``related`` (same situation, a different ruling, or a rule that partly overlaps), ``no``.
 Scores per method: precision@5 (same or related), strict precision@5 (same), and the recall of
 the same rule: of the sampled laws for which any judged candidate (of any method) is ``same``,
-the share whose top 5 holds one.
+the share whose top 5 holds one. A candidate nobody judged counts as wrong; ``judged`` is the
+share of the method's top 5 that is judged (below 1, the method is measured on pairs it was not
+pooled for, and its P@5 is a lower bound).
+
+``--sheet DIR`` writes a judging sheet for people (``DIR/sheet.md``: the rules, then each law
+with its candidates in shuffled order, no method or score) and ``DIR/answers.tsv`` (law,
+candidate, judgment; the judgment empty); ``score`` reads such a TSV, once filled, as well.
 """
 
 from __future__ import annotations
@@ -42,16 +54,20 @@ from pathlib import Path
 
 import numpy as np
 
+from ingest.build.link import with_context, word_vectors  # the build's word vectors, for M4
+
 ROOT = Path(__file__).resolve().parent.parent
 DB = ROOT / "db" / "cardlaws.db"
-SEEDS = {"a": 1, "b": 2}
+SEEDS = {"a": 1, "b": 2, "c": 3}
 SIZE = 100
 TOP = 5
 MIN_WORDS = 8
 SEED_SOURCE = re.compile(r"^\d{3}_")
-METHODS = ("M0", "M1", "M2", "M3")
+METHODS = ("M0", "M1", "M2", "M3", "M4")
 # M1/M3 weights, set before judging
 BONUS, REMEDY_BONUS, PENALTY = 0.10, 0.05, 0.10
+# M4 (set on samples A and B): M1 minus UNLIKE when the word vectors' cosine is below WORDS
+UNLIKE, WORDS = 0.10, 0.05
 
 
 @dataclass
@@ -62,6 +78,7 @@ class Corpus:
     situations: dict[str, set[str]] = field(default_factory=dict)  # reviewed decides, own ∪ clauses'
     remedies: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     clauses: dict[str, list[str]] = field(default_factory=dict)
+    words: np.ndarray | None = None  # tf-idf word vectors, rows as ``ids``
 
 
 def load(db: Path) -> Corpus:
@@ -73,6 +90,8 @@ def load(db: Path) -> Corpus:
     ids = [i for i in meta if i in vectors]
     matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
     c = Corpus(ids, meta, matrix)
+    c.words = word_vectors([with_context(meta[i]["text"], meta[meta[i]["parent"]]["text"] if meta[i]["parent"] else None)
+                            for i in ids])
     for law_id, parent in ((i, m["parent"]) for i, m in meta.items()):
         if parent:
             c.clauses.setdefault(parent, []).append(law_id)
@@ -102,11 +121,9 @@ def eligible(c: Corpus, law_id: str) -> bool:
 
 
 def draw(c: Corpus, sample: str) -> list[str]:
-    """The sample's law ids (sample B leaves out sample A's laws)."""
-    pool = [i for i in c.ids if eligible(c, i)]
-    if sample == "b":
-        taken = set(draw(c, "a"))
-        pool = [i for i in pool if i not in taken]
+    """The sample's law ids (a sample leaves out the laws of the samples before it)."""
+    taken = {i for earlier in SEEDS if earlier < sample for i in draw(c, earlier)}
+    pool = [i for i in c.ids if eligible(c, i) and i not in taken]
     return random.Random(SEEDS[sample]).sample(pool, SIZE)
 
 
@@ -134,7 +151,7 @@ def rank(c: Corpus, law_id: str, method: str) -> list[str]:
     for j, other in enumerate(c.ids):
         theirs = c.situations.get(other, set())
         shared = mine & theirs
-        if method in ("M1", "M3"):
+        if method in ("M1", "M3", "M4"):
             if shared:
                 score[j] += BONUS
                 if {r for r in c.remedies.get(law_id, set()) if r[0] in shared} & c.remedies.get(other, set()):
@@ -143,6 +160,8 @@ def rank(c: Corpus, law_id: str, method: str) -> list[str]:
                 score[j] -= PENALTY
         elif method == "M2" and shared:
             score[j] += 10.0  # those deciding a shared situation first
+    if method == "M4":
+        score -= UNLIKE * (c.words @ c.words[i] < WORDS)
     score = np.where(keep, score, -np.inf)
     out, per_code = [], defaultdict(int)
     for j in np.argsort(-score, kind="stable"):
@@ -185,34 +204,83 @@ def cmd_draw(args) -> None:
                          "candidate_text": shown(c, other), "judgment": ""})
     random.Random(SEEDS[args.sample] + 100).shuffle(rows)
     rows.sort(key=lambda r: ids.index(r["law"]))  # one law's candidates together, in shuffled order
+    keep = ("law", "candidate", "judgment") if args.ids_only else None
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    args.out.write_text("".join(json.dumps({k: r[k] for k in keep} if keep else r, ensure_ascii=False) + "\n"
+                                for r in rows), encoding="utf-8")
     print(f"{len(rows)} pairs for {len(ids)} laws → {args.out}")
+    if args.sheet:
+        write_sheet(args.db, c, args.sample, ids, rows, args.sheet)
+
+
+RULES = """Each numbered section below is one law of a card-game code (its id, its game and its full text;
+a law that lists cases is shown with them: "(a) …"). Under it are 5 candidate laws from other games
+or other codes, in no particular order. For each candidate, decide:
+
+- **same**: the same rule: the same situation and the same or an equivalent ruling, in another code
+  or game (the wording may differ; "a fresh cut" and "reshuffle and cut again" are equivalent; a
+  bridge law adapting a whist rule to dummy is the same rule if the ruling is the same);
+- **related**: the same situation with a different ruling, or a rule that only partly overlaps
+  (one law covers part of what the other rules; the same remedy for a neighbouring case);
+- **no**: otherwise (another situation, even if the words look alike).
+
+"Situation" is the circumstance the law rules on (a revoke, a card exposed in dealing, the order of
+dealing, what happens when nobody bids, …), read as the circumstance the law itself rules on. Judge
+from the texts alone, each candidate on its own (there may be any number of each kind, including
+none), without looking up how the candidates were found.
+
+Write your answers in your own copy of `answers.tsv` (tab-separated: law, candidate, judgment): fill
+the third column of each line with `same`, `related` or `no`, and keep the ids as they are. Optional,
+for the recall figure: if you know a law of another code that states the same rule as a sampled law
+and is not among its candidates, add a line: the sampled law's id, that law's id, `same`."""
+
+
+def write_sheet(db: Path, c: Corpus, sample: str, ids: list[str], rows: list[dict], folder: Path) -> None:
+    """``folder/sheet.md`` (the rules, then each law and its candidates as drawn, without method or
+    score) and ``folder/answers.tsv`` (law, candidate, judgment; the judgment empty)."""
+    games = dict(sqlite3.connect(db).execute("select slug, name from games"))
+    out = [f"# Parallels: sample {sample.upper()}, to judge\n", RULES, ""]
+    for n, i in enumerate(ids, 1):
+        out += [f"## {n}. `{i}` ({games.get(c.meta[i]['game'], c.meta[i]['game'])})", "", f"> {shown(c, i)}", ""]
+        for k, r in enumerate((r for r in rows if r["law"] == i), 1):
+            o = r["candidate"]
+            out += [f"{n}.{k}. `{o}` ({games.get(c.meta[o]['game'], c.meta[o]['game'])})", "", f"> {shown(c, o)}", ""]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "sheet.md").write_text("\n".join(out), encoding="utf-8")
+    (folder / "answers.tsv").write_text("law\tcandidate\tjudgment\n" + "".join(
+        f"{r['law']}\t{r['candidate']}\t\n" for r in rows), encoding="utf-8")
+    print(f"judging sheet → {folder / 'sheet.md'}; answers → {folder / 'answers.tsv'}")
+
+
+def read_judged(path: Path) -> list[dict]:
+    """A judged file's lines: JSON lines, or a filled ``answers.tsv`` (law, candidate, judgment)."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if path.suffix == ".tsv":
+        return [dict(zip(("law", "candidate", "judgment"), (line.split("\t") + [""])[:3])) for line in lines[1:]]
+    return [json.loads(line) for line in lines]
 
 
 def cmd_score(args) -> None:
     c = load(args.db)
     judged, ids = {}, []  # the sample is the judged file's laws (as drawn when it was written)
-    for line in args.judged.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            r = json.loads(line)
-            judged[(r["law"], r["candidate"])] = r["judgment"]
-            ids += [r["law"]] if r["law"] not in ids else []
+    for r in read_judged(args.judged):
+        judged[(r["law"], r["candidate"])] = r["judgment"].strip()
+        ids += [r["law"]] if r["law"] not in ids else []
     ranked = tops(c, args.db, ids, args.methods)
     has_same = {i for (i, _), j in judged.items() if j == "same" and i in ids}
     print(f"{args.judged.name}: {len(ids)} laws; {len(has_same)} with a judged same-rule parallel")
-    print(f"{'method':<8}{'P@5':>7}{'strict':>8}{'recall':>8}{'unjudged':>10}")
+    print(f"{'method':<8}{'P@5':>7}{'strict':>8}{'recall':>8}{'judged':>8}")
     for m in args.methods:
-        p = strict = found = unjudged = 0
+        p = strict = found = judged_share = 0
         for i in ids:
             got = [judged.get((i, x)) for x in ranked[m][i]]
-            unjudged += sum(g in (None, "") for g in got)
             n = max(len(got), 1)
+            judged_share += sum(g not in (None, "") for g in got) / n
             p += sum(g in ("same", "related") for g in got) / n
             strict += sum(g == "same" for g in got) / n
             found += i in has_same and "same" in got
         print(f"{m:<8}{p / len(ids):>7.3f}{strict / len(ids):>8.3f}"
-              f"{(found / len(has_same) if has_same else 0):>8.3f}{unjudged:>10}")
+              f"{(found / len(has_same) if has_same else 0):>8.3f}{judged_share / len(ids):>8.3f}")
 
 
 def main() -> None:
@@ -225,6 +293,8 @@ def main() -> None:
         p.add_argument("--methods", type=lambda v: v.split(","), default=list(METHODS))
     d.add_argument("--sample", choices=sorted(SEEDS), default="a")
     d.add_argument("--out", type=Path, required=True)
+    d.add_argument("--ids-only", action="store_true", help="write law, candidate and judgment only (no texts)")
+    d.add_argument("--sheet", type=Path, help="folder for a judging sheet for people (sheet.md, answers.tsv)")
     s.add_argument("judged", type=Path)
     args = parser.parse_args()
     {"draw": cmd_draw, "score": cmd_score}[args.cmd](args)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest.build.link import stem, word_vectors
 from ingest.query.serve import make_datasette
 
 SAMPLES = Path(__file__).resolve().parent / "parallels"
@@ -58,6 +59,27 @@ def test_a_counterpart_read_in_the_books_is_among_the_top_five(conn, law_id, cou
     assert set(counterparts) <= set(top(conn, law_id))
 
 
+def test_laws_that_share_almost_no_word_are_not_parallels(conn):
+    # "A card that may be legally played cannot be withdrawn after it has been once thrown face
+    # upwards" (Enquire Within's Cribbage xviii) and "In no case can a player be compelled to play a
+    # card which would oblige him to revoke" (three codes), judged "no" in sample B: near by their
+    # sentence vectors, their only words in common are "a", "be", "card" and "play(ed)"
+    assert not {"hoffmann-hoyles-games-modernized-1909/whist/67", "hoffmann-hoyles-games-modernized-1909/bridge/83",
+                "foster-complete-hoyle-1914/english-whist/64"} & set(top(conn, "enquire-within-upon-everything-1894/cribbage/xviii"))
+    methods = {r[0] for r in conn.execute("select distinct method from parallels")}
+    assert methods == {"embedding+situations+words"}
+
+
+def test_word_vectors_stem_and_weigh_words_by_rarity():
+    assert {stem(w) for w in ("revoke", "revokes", "revoked", "revoking")} == {"revok"}
+    assert stem("parties") == "party" and stem("pass") == "pass"
+    v = word_vectors(["The dealer revoked.", "The dealer revokes.", "The dealer cuts.", "The Écarté dealer."])
+    sim = v @ v.T
+    assert sim[0, 1] > 0.99  # the same words once stemmed
+    assert sim[0, 2] == 0  # "the" and "dealer" are in every text: they weigh nothing
+    assert sim[2, 3] == 0 and v[3].any()  # an accented word is a word
+
+
 async def test_the_law_page_lists_the_parallels_and_the_json_record_names_them(books_db):
     ds = make_datasette(books_db.db_path)
     law = "enquire-within-upon-everything-1894/ecarte/xi"
@@ -70,10 +92,17 @@ async def test_the_law_page_lists_the_parallels_and_the_json_record_names_them(b
     assert "hoffmann-hoyles-games-modernized-1909/ecarte/28" in record["parallels"]
 
 
-def test_sample_a_is_judged_and_sample_b_is_the_frozen_method_s_top_five():
-    a = [json.loads(line) for line in (SAMPLES / "sample-a.jsonl").read_text(encoding="utf-8").splitlines()]
+def read(name: str) -> list[dict]:
+    return [json.loads(line) for line in (SAMPLES / name).read_text(encoding="utf-8").splitlines()]
+
+
+def test_sample_a_is_judged_and_samples_b_and_c_are_a_frozen_method_s_top_five():
+    a = read("sample-a.jsonl")
     assert len({r["law"] for r in a}) == 100 and {r["judgment"] for r in a} == {"same", "related", "no"}
-    b = [json.loads(line) for line in (SAMPLES / "sample-b-to-judge.jsonl").read_text(encoding="utf-8").splitlines()]
-    laws = {r["law"] for r in b}
-    assert len(laws) == 100 and len(b) == 500 and not laws & {r["law"] for r in a}
-    assert {r["judgment"] for r in b} == {""}
+    earlier = {r["law"] for r in a}
+    for name in ("sample-b-to-judge.jsonl", "sample-c-to-judge.jsonl"):  # C: M4, drawn after it was frozen
+        rows = read(name)
+        laws = {r["law"] for r in rows}
+        assert len(laws) == 100 and len(rows) == 500 and not laws & earlier, name
+        assert {r["judgment"] for r in rows} == {""} and set(rows[0]) == {"law", "candidate", "judgment"}
+        earlier |= laws

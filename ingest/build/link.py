@@ -6,7 +6,7 @@
 - :func:`ruling_citations`: the citations in rulings, resolved to laws;
 - :func:`short_citations`: each law's short citation, the shortest the resolver reads back as it;
 - :func:`parallels`: each law's parallels in other codes: nearest by sentence vector and by the
-  situations the two decide.
+  situations the two decide, never two laws that share almost no word.
 
 Every function takes and returns typed records (:mod:`ingest.models`); none touches the database.
 """
@@ -21,6 +21,7 @@ from ..citation import law_label, short_candidates
 from ..cite import CitableCode, CitableLaw, CitableSource, Resolver
 from ..cite.find import ORDINALS
 from ..models import CrossReference, Document, Law, Parallel, Ruling, RulingCitation, Segmentation
+from ..text import fold
 from .segment.notes import FOOTNOTE_RE
 
 
@@ -144,21 +145,26 @@ def ruling_citations(resolver: Resolver, rulings: list[Ruling], rules: dict[str,
     return out
 
 
-# Parallels (chosen on tests/parallels/sample-a.jsonl, benchmarks/parallels_eval.py method M1): cosine of
-# the sentence vectors, plus SHARED when the two laws decide a situation in common (plus REMEDY when they
-# also give the same remedy for it), minus APART when both decide situations and share none.
-PARALLELS, SHARED, REMEDY, APART = 5, 0.10, 0.05, 0.10
-PARALLELS_METHOD = "embedding+situations"
+# Parallels (benchmarks/parallels_eval.py: M1 chosen on tests/parallels/sample-a.jsonl, M4 on samples A
+# and B): cosine of the sentence vectors, plus SHARED when the two laws decide a situation in common (plus
+# REMEDY when they also give the same remedy for it), minus APART when both decide situations and share
+# none, minus UNLIKE when their words hardly meet (cosine of their tf-idf word vectors below WORDS; a
+# clause's words include those of the law that lists it): the sentence vectors alone pair "In no case can
+# a player be compelled to play a card which would oblige him to revoke" with "A card … cannot be
+# withdrawn after it has been once thrown face upwards"; of the M1 pairs judged in samples A and B that
+# this moves out of the top 5, 4 in 51 had been judged same rule or related.
+PARALLELS, SHARED, REMEDY, APART, UNLIKE, WORDS = 5, 0.10, 0.05, 0.10, 0.10, 0.05
+PARALLELS_METHOD = "embedding+situations+words"
 
 
 def parallels(vectors: dict[str, bytes], laws: dict[str, Law], decides: dict[str, set[str]] | None = None,
               remedies: dict[str, set[tuple[str, str]]] | None = None, top: int = PARALLELS) -> list[Parallel]:
     """Each law's ``top`` parallels: the laws of other codes (of any game; kind ``other-game`` or
     ``other-code``) nearest to it by cosine of their vectors (float32 bytes by law id), moved up when
-    the two decide a situation in common and down when both decide situations but none in common.
-    ``decides`` and ``remedies`` are the reviewed situations (and (situation, remedy) pairs) a law
-    decides, by law id; a law counts those of the cases it lists too. A cross-reference ("As in
-    Bridge.") is nobody's parallel."""
+    the two decide a situation in common, down when both decide situations but none in common, and
+    down when they share almost no word (:func:`word_vectors`). ``decides`` and ``remedies`` are the
+    reviewed situations (and (situation, remedy) pairs) a law decides, by law id; a law counts those
+    of the cases it lists too. A cross-reference ("As in Bridge.") is nobody's parallel."""
     ids = sorted(vectors, key=lambda i: laws[i].ordinal)
     if not ids:
         return []
@@ -172,12 +178,16 @@ def parallels(vectors: dict[str, bytes], laws: dict[str, Law], decides: dict[str
         answered[row, [r_cols[r] for r in answers.get(law_id, ())]] = 1
     has = tagged.any(axis=1)
     matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
+    words = word_vectors([with_context(laws[i].text, laws[laws[i].parent].text if laws[i].parent in laws else None)
+                          for i in ids])
     game = [laws[i].game for i in ids]
     code = np.unique([laws[i].code_id for i in ids], return_inverse=True)[1]
     rule = np.array([laws[i].kind != "reference" for i in ids])
     shared = tagged @ tagged.T > 0
     same_remedy = shared & (answered @ answered.T > 0)  # a remedy tag implies its situation
-    bonus = SHARED * shared + REMEDY * same_remedy - APART * (~shared & has[:, None] & has[None, :])
+    unlike = words @ words.T < WORDS
+    bonus = (SHARED * shared + REMEDY * same_remedy - APART * (~shared & has[:, None] & has[None, :])
+             - UNLIKE * unlike)
     scores = matrix @ matrix.T + bonus.astype(np.float32)
     scores = np.where(rule[None, :] & (code[:, None] != code[None, :]), scores, -np.inf)
     rows = []
@@ -187,6 +197,47 @@ def parallels(vectors: dict[str, bytes], laws: dict[str, Law], decides: dict[str
                 kind = "other-game" if game[j] != game[i] else "other-code"
                 rows.append(Parallel(law_id, ids[j], float(scores[i, j]), kind, PARALLELS_METHOD))
     return rows
+
+
+def with_context(text: str, parent_text: str | None) -> str:
+    """The words a law is compared by: its text, and for a clause ("(h) To call the attention of
+    the declarer to an established adverse revoke;") the text of the law that lists it too."""
+    return f"{parent_text} {text}" if parent_text else text
+
+
+_WORD_RE = re.compile(r"[^\W\d_]+")
+
+
+def stem(word: str) -> str:
+    """A light stem of a lower-case word: a plural, ``-ed`` or ``-ing`` and then a final ``e`` taken
+    off (``revoke``, ``revokes``, ``revoked``, ``revoking`` → ``revok``; ``parties`` → ``party``)."""
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    elif word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def word_vectors(texts: list[str]) -> np.ndarray:
+    """One row per text: the tf-idf vector of its stemmed words (accents folded), unit length, with
+    term weight (1 + log tf) · log(N / df) over ``texts``; a word every text has weighs nothing, so no
+    list of common words is needed."""
+    docs = [[stem(w) for w in _WORD_RE.findall(fold(t).lower())] for t in texts]
+    vocab = {w: k for k, w in enumerate(sorted({w for d in docs for w in d}))}
+    out = np.zeros((len(docs), len(vocab)), dtype=np.float32)
+    for row, d in enumerate(docs):
+        for w in d:
+            out[row, vocab[w]] += 1
+    df = (out > 0).sum(axis=0)
+    out = np.where(out > 0, 1 + np.log(np.maximum(out, 1)), 0) * np.log(len(docs) / np.maximum(df, 1))
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return (out / np.where(norms > 0, norms, 1)).astype(np.float32)
 
 
 def _listed_up(tags: dict[str, set], laws: dict[str, Law]) -> dict[str, set]:
