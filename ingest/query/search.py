@@ -377,9 +377,11 @@ class Searcher:
 
     @staticmethod
     def understood_anything(understood: Understood, entities: list[str], extra: list[str]) -> bool:
-        """Whether the query names a game, a situation, a card-law entity or a modern word the
-        vocabulary knows: such a query is always answered."""
-        return bool(understood.games or understood.situations or entities or extra)
+        """Whether the query names a game, a card-law entity or a modern word the vocabulary knows:
+        such a query is always answered. A situation recognised alone does not count: its asked
+        phrases hold everyday words ("symptoms of vitamin D deficiency" would be the deficiency of
+        a hand), so such a query is answered only when its best law scores above the threshold."""
+        return bool(understood.games or entities or extra)
 
     def query_vector(self, query: str) -> np.ndarray:
         """The query's sentence vector (384 float32, unit length)."""
