@@ -5,13 +5,14 @@ altered weights."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ingest.embed import MAX_TOKENS, PUBLISHED_SHA256, MiniLM, ModelError, load_embedder, model_dir
+from ingest.embed import MAX_TOKENS, PUBLISHED_SHA256, MiniLM, ModelError, gelu, load_embedder, model_dir
 
 REFERENCE = Path(__file__).parent / "embed" / "reference.json"
 
@@ -40,3 +41,10 @@ def test_altered_weights_are_refused(tmp_path):
     with pytest.raises(ModelError, match="config.json"):
         MiniLM(folder)
     assert set(PUBLISHED_SHA256) == {"model.safetensors", "tokenizer.json", "config.json"}
+
+
+def test_gelu_is_bert_s_exact_gelu():
+    """x·Φ(x) with Φ from math.erf, over the range a layer's activations take and beyond."""
+    x = np.linspace(-12.0, 12.0, 24_001, dtype=np.float32)
+    exact = np.array([v * 0.5 * (1.0 + math.erf(v / math.sqrt(2.0))) for v in x.astype(np.float64)])
+    assert np.abs(gelu(x.copy()).astype(np.float64) - exact).max() < 1e-6
