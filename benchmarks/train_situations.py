@@ -3,10 +3,11 @@
     python benchmarks/train_situations.py [--db PATH] [--save]
 
 The database must be built with the reviewed tags (the default build). For each reviewed book, a
-model is fitted on the others (each label's penalty, threshold and confidence map chosen by leaving
-each of those books out in turn) and predicts it; the pooled predictions are scored against the
-reviewed 'decides' tags and remedies, per label, micro and macro (over the labels with at least 10
-laws). With --save, the model fitted on every book is written to ingest/data/situation_model.npz
+model is fitted on the others (each label's candidate — ridge, linear SVM or its cues —, penalty,
+threshold and confidence map, and each labeller's block scaling, chosen by leaving each of those
+books out in turn) and predicts it; the pooled predictions are scored against the reviewed
+'decides' tags and remedies, per label, micro and macro (over the labels with at least 10 laws),
+with a count of what the inner cross-validation chose. With --save, the model fitted on every book is written to ingest/data/situation_model.npz
 with the hash of its training data. (The method: ingest/evaluate/situation_training.py.)
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -35,18 +37,17 @@ def main() -> None:
     print(f"{len(data.ids)} reviewed laws with vectors, {len(set(data.books))} books, "
           f"{len(data.situations)} situations and {len(data.remedies)} remedies modelled")
     if not args.no_lobo:
-        predicted_s, predicted_r = leave_one_book_out(data)
+        log: Counter = Counter()
+        predicted_s, predicted_r = leave_one_book_out(data, log)
         print("\n".join(table(data.situations, data.y_situations, predicted_s, "situation (left-out book)")))
         print("\n".join(table(data.remedies, data.y_remedies, predicted_r, "remedy (left-out book)")))
+        print("chosen (labels × folds): " + ", ".join(f"{k} {n}" for k, n in log.most_common()))
         print(f"leave-one-book-out: {time.perf_counter() - t0:.0f} s")
     if args.save:
         t1 = time.perf_counter()
         every = np.arange(len(data.ids))
-        matrix = matrices(data)
-        x = matrix(every)
+        (situations, remedies), _ = fit(data, every, matrices(data))
         features = recipe(data.laws)
-        situations = fit(x, data.y_situations, data.books, every, data.situations, matrix)
-        remedies = fit(x, data.y_remedies, data.books, every, data.remedies, matrix)
         files = sorted(ANNOTATIONS.glob("*.csv"))
         SituationModel(features, situations, remedies, data.pairing, training_hash(files, data.model_name)).save(MODEL)
         print(f"saved {MODEL} ({MODEL.stat().st_size} bytes) in {time.perf_counter() - t1:.0f} s")

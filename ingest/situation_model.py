@@ -8,8 +8,10 @@ and word pairs of its text and of its context (its section heading and, for a cl
 law's text), and its game's family. It is fitted on the reviewed tags of ``corpus/annotations`` by
 ``benchmarks/train_situations.py`` (which also measures it, leaving one book out) and kept as a
 small file, ``ingest/data/situation_model.npz``, with the hash of what it was fitted on; the build
-loads it with numpy alone and never trains. Each label has its own threshold and a logistic map of
-its score to a confidence, both chosen on the training books.
+loads it with numpy alone and never trains. Each label has its own weights (a ridge regression, a
+linear support vector machine, or its cue count alone: whichever did best on the training books),
+threshold and logistic map of its score to a confidence, all chosen on the training books
+(``ingest/evaluate/situation_training.py``).
 """
 
 from __future__ import annotations

@@ -1,23 +1,32 @@
 """Fitting the situation and remedy model (scikit-learn and scipy; only ``benchmarks/`` use this).
 
-Each label is a ridge regression (least squares with an L2 penalty, one solve for all labels) on
-the features of :mod:`ingest.situation_model`. Its penalty, its threshold and the logistic map of
-its score to a confidence are chosen by leaving one training book out in turn (inner
-cross-validation); a label whose best inner F1 is under 0.2 is never proposed. Measured by leaving
-one book out: the held-out book's labels are never looked at when anything is chosen.
+Each label (a situation, a remedy) is scored by one of three candidates: a ridge regression (least
+squares with an L2 penalty, solved in the dual for every label at once), a linear support vector
+machine with balanced class weights (on the same kernel), or the label's cue phrases alone (the
+count of its cues in the law, the data of ``vocabulary/situations.toml``). Everything is chosen by
+leaving one training book out in turn (inner cross-validation): each label's candidate, its penalty
+and its threshold (the best inner F1), the logistic map of its score to a confidence, and, for the
+whole labeller, one of a few block scalings fixed beforehand (``WEIGHTINGS``: the cue counts and the
+game's family weighed down or not; the best mean inner F1). A label with fewer than
+``MIN_TRAINING`` positive laws in the training books cannot be learnt and is proposed by its cues;
+a label whose best inner F1 is under ``MIN_F1`` is never proposed. Every candidate is linear in the
+features of :mod:`ingest.situation_model`, so the fitted model is one weight matrix a labeller.
+Measured by leaving one book out: the held-out book's labels are never looked at when anything is
+chosen.
 """
 
 from __future__ import annotations
 
 import csv
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
+from sklearn.svm import SVC
 
 from .. import vocabulary
 from ..situation_model import Features, Labeller, LawInput, Lexicon, terms
@@ -25,9 +34,15 @@ from ..situations import SituationTagger
 from ..tag import Tagger
 from .situations import ANNOTATIONS
 
-PENALTIES = (0.3, 1.0, 3.0, 10.0)
-THRESHOLDS = np.arange(-0.2, 1.0, 0.025)
+PENALTIES = (0.3, 1.0, 3.0, 10.0)  # ridge
+COSTS = (0.1, 0.3, 1.0)  # support vector machine
+THRESHOLDS = {"ridge": np.arange(-0.2, 1.0, 0.025), "svm": np.arange(-1.5, 1.5, 0.05),
+              "cues": np.log([2.0, 3.0])}  # cues: one match or more, two or more (the feature is log(1 + count))
+# scalings of the feature blocks tried for each labeller, fixed beforehand (1 where not named)
+WEIGHTINGS = ({}, {"cues": 0.5}, {"family": 0.0}, {"cues": 0.5, "family": 0.0})
+BLOCKS = ("vector", "cues", "remedies", "text", "context", "family")
 MIN_F1 = 0.2
+MIN_TRAINING = 2
 MIN_POSITIVES = 5
 
 
@@ -99,86 +114,201 @@ def recipe(laws: list[LawInput]) -> Features:
                     sorted({law.family for law in laws}))
 
 
-def ridge(x: sp.csr_matrix, y: np.ndarray, train: np.ndarray) -> dict[float, tuple[np.ndarray, np.ndarray]]:
-    """Penalty → (weights ``(labels, features)``, biases) of ridge fits on the ``train`` rows
-    (solved in the dual: one eigendecomposition for every penalty and label)."""
-    a = x[train].toarray()  # dense: BLAS is far faster here than a sparse product with the dense vector columns
-    mean_x = a.mean(axis=0)
-    mean_y = y[train].mean(axis=0)
-    k = (a @ a.T).astype(np.float64)
-    ones = np.ones(len(train))
-    k = k - np.outer(a @ mean_x, ones) - np.outer(ones, a @ mean_x) + mean_x @ mean_x  # centred Gram matrix
-    w, v = np.linalg.eigh(k)
-    vty = v.T @ (y[train] - mean_y)
-    out = {}
-    for lam in PENALTIES:
-        alpha = v @ (vty / (w + lam)[:, None])
-        weights = (a.T @ alpha - np.outer(mean_x, alpha.sum(axis=0))).T
-        out[lam] = (weights, mean_y - weights @ mean_x)
-    return out
+@dataclass
+class Fold:
+    """The feature matrix of every law under a recipe fitted on some rows, its blocks' column
+    slices, and each block's Gram matrix (laws × laws)."""
+
+    x: sp.csr_matrix
+    blocks: dict[str, slice]
+    grams: dict[str, np.ndarray]
+
+    def kernel(self, weighting: dict[str, float]) -> np.ndarray:
+        return sum(weighting.get(b, 1.0) ** 2 * g for b, g in self.grams.items())
+
+    def scale(self, weighting: dict[str, float]) -> np.ndarray:
+        """The column scaling of ``weighting``: a weight over scaled columns times this is one over the features."""
+        s = np.ones(self.x.shape[1])
+        for b, cols in self.blocks.items():
+            s[cols] = weighting.get(b, 1.0)
+        return s
 
 
-def fit(x: sp.csr_matrix, y: np.ndarray, books: np.ndarray, train: np.ndarray, labels: list[str],
-        matrix) -> Labeller:
-    """A labeller fitted on the ``train`` rows, each label's penalty, threshold and confidence map
-    chosen by leaving each training book out in turn. ``matrix(rows)`` gives the feature matrix
-    with a recipe fitted on ``rows`` (the inner folds refit it)."""
-    inner = {lam: np.zeros((len(train), y.shape[1])) for lam in PENALTIES}
-    for book in sorted(set(books[train])):
-        fold, held = train[books[train] != book], train[books[train] == book]
-        xi = matrix(fold)
-        pos = np.searchsorted(train, held)
-        for lam, (w, b) in ridge(xi, y, fold).items():
-            inner[lam][pos] = xi[held].toarray() @ w.T + b
-    final = ridge(x, y, train)
-    n = y.shape[1]
-    weights, biases = np.zeros((n, x.shape[1])), np.zeros(n)
-    slopes, offsets, thresholds = np.ones(n), np.zeros(n), np.full(n, 2.0)  # 2.0: never proposed
-    for j in range(n):
-        yj = y[train, j]
-        if yj.sum() < 2:
-            continue
-        f1, lam, t = max((_f1(inner[lam][:, j] >= t, yj), lam, t) for lam in PENALTIES for t in THRESHOLDS)
-        weights[j], biases[j] = final[lam][0][j], final[lam][1][j]
-        platt = LogisticRegression(C=100.0).fit(inner[lam][:, j:j + 1], yj)
-        slopes[j], offsets[j] = platt.coef_[0, 0], platt.intercept_[0]
-        if f1 >= MIN_F1:
-            thresholds[j] = 1 / (1 + np.exp(-(slopes[j] * t + offsets[j])))
-    return Labeller(labels, weights, biases, slopes, offsets, thresholds)
-
-
-def _f1(predicted: np.ndarray, truth: np.ndarray) -> float:
-    tp = int((predicted & (truth == 1)).sum())
-    return 2 * tp / (predicted.sum() + truth.sum()) if predicted.sum() + truth.sum() else 0.0
+def fold(features: Features, laws: list[LawInput]) -> Fold:
+    x = sp.csr_matrix(features.matrix(laws))
+    sizes = (len(laws[0].vector), len(features.cue_order), len(features.remedy_order), len(features.text.terms),
+             len(features.context.terms), len(features.families))
+    edges = np.cumsum((0,) + sizes)
+    blocks = {b: slice(int(a), int(z)) for b, a, z in zip(BLOCKS, edges[:-1], edges[1:])}
+    grams = {b: np.asarray((x[:, cols] @ x[:, cols].T).todense(), dtype=np.float64) for b, cols in blocks.items()}
+    return Fold(x, blocks, grams)
 
 
 def matrices(data: Dataset):
-    """``matrix(rows)``: the sparse feature matrix of every law, with a recipe fitted on ``rows``."""
-
-    cache: dict[bytes, sp.csr_matrix] = {}
-
-    def matrix(rows: np.ndarray) -> sp.csr_matrix:
-        key = np.asarray(rows).tobytes()
-        if key not in cache:
-            cache[key] = sp.csr_matrix(recipe([data.laws[i] for i in rows]).matrix(data.laws))
-        return cache[key]
-
-    return matrix
+    """``matrix(rows)``: the :class:`Fold` of every law with a recipe fitted on ``rows``."""
+    return lambda rows: fold(recipe([data.laws[i] for i in rows]), data.laws)
 
 
-def leave_one_book_out(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+def _ridge(k: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray) -> tuple[dict, np.ndarray]:
+    """Penalty → ridge scores of the ``test`` rows fitted on the ``train`` rows (kernel ``k``), and
+    the dual solutions (penalty → ``(train, labels)``) for the primal weights."""
+    a = k[np.ix_(train, train)]
+    m0, mean = a.mean(axis=0), a.mean()
+    kc = a - m0[None, :] - m0[:, None] + mean  # centred: the features less their training mean
+    b = k[np.ix_(test, train)]
+    kt = b - m0[None, :] - b.mean(axis=1)[:, None] + mean
+    w, v = np.linalg.eigh(kc)
+    mean_y = y[train].mean(axis=0)
+    vty = v.T @ (y[train] - mean_y)
+    duals = {lam: v @ (vty / (w + lam)[:, None]) for lam in PENALTIES}
+    return {lam: kt @ alpha + mean_y for lam, alpha in duals.items()}, duals
+
+
+def _svm(k: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, labels: list[int]) -> tuple[dict, dict]:
+    """Cost → scores ``(test, labels)`` of a linear SVM a label (balanced class weights) fitted on
+    ``train``, and (cost, label) → the fitted SVC."""
+    a, b = k[np.ix_(train, train)], k[np.ix_(test, train)]
+    scores = {c: np.zeros((len(test), y.shape[1])) for c in COSTS}
+    models = {}
+    for j in labels:
+        for c in COSTS:
+            m = SVC(kernel="precomputed", C=c, class_weight="balanced").fit(a, y[train, j])
+            scores[c][:, j] = m.decision_function(b)
+            models[c, j] = m
+    return scores, models
+
+
+def _best(scores: np.ndarray, truth: np.ndarray, thresholds: np.ndarray) -> tuple[float, float]:
+    """The best F1 of ``scores >= t`` over ``thresholds``, and that t (the lowest of equals)."""
+    predicted = scores[:, None] >= thresholds[None, :]
+    tp = (predicted & (truth[:, None] == 1)).sum(axis=0)
+    f1 = 2 * tp / np.maximum(predicted.sum(axis=0) + truth.sum(), 1)
+    i = int(np.argmax(f1))
+    return float(f1[i]), float(thresholds[i])
+
+
+@dataclass
+class Task:
+    """A labeller to fit: its labels, their 0/1 truth ``(laws, labels)`` and each label's cue column."""
+
+    labels: list[str]
+    y: np.ndarray
+    cue_columns: list[int]
+
+
+def tasks(data: Dataset, features_blocks: dict[str, slice]) -> list[Task]:
+    cues, remedies = features_blocks["cues"].start, features_blocks["remedies"].start
+    order = [s.id for s in vocabulary.situations()]
+    return [Task(data.situations, data.y_situations, [cues + order.index(s) for s in data.situations]),
+            Task(data.remedies, data.y_remedies, [remedies + i for i in range(len(data.remedies))])]
+
+
+def fit(data: Dataset, train: np.ndarray, matrix, log: Counter | None = None) -> tuple[list[Labeller], Fold]:
+    """The situation and remedy labellers fitted on the ``train`` rows, everything chosen by leaving
+    each training book out in turn. ``matrix(rows)`` gives the :class:`Fold` with a recipe fitted on
+    ``rows`` (the inner folds refit it), and the :class:`Fold` of the ``train`` rows' recipe. ``log``
+    counts the choices made."""
+    books = data.books[train]
+    outer = matrix(train)
+    jobs = tasks(data, outer.blocks)
+    inner: list[list[dict]] = [[{} for _ in WEIGHTINGS] for _ in jobs]  # task → weighting → candidate → scores
+    every = np.hstack([t.y for t in jobs])  # one ridge solve for both tasks
+    ends = np.cumsum([0] + [len(t.labels) for t in jobs])
+    for book in sorted(set(books)):
+        rows, held = train[books != book], train[books == book]
+        f = matrix(rows)
+        pos = np.searchsorted(train, held)
+        for wi, weighting in enumerate(WEIGHTINGS):
+            k = f.kernel(weighting)
+            ridge, _ = _ridge(k, every, rows, held)
+            for t, out, a, z in zip(jobs, inner, ends[:-1], ends[1:]):
+                svm, _ = _svm(k, t.y, rows, held, [j for j in range(len(t.labels)) if t.y[rows, j].sum() >= MIN_TRAINING])
+                scores = [(("ridge", lam), s[:, a:z]) for lam, s in ridge.items()] + [(("svm", c), s) for c, s in svm.items()]
+                for key, s in scores:
+                    out[wi].setdefault(key, np.zeros((len(train), len(t.labels))))[pos] = s
+    return [_labeller(t, out, train, outer, log) for t, out in zip(jobs, inner)], outer
+
+
+def _labeller(task: Task, inner: list[dict], train: np.ndarray, outer: Fold,
+              log: Counter | None) -> Labeller:
+    """Choose the weighting and each label's candidate, penalty and threshold by their inner F1, and
+    fit the chosen on every ``train`` row."""
+    y = task.y[train]
+    n = len(task.labels)
+    learnt = [j for j in range(n) if y[:, j].sum() >= MIN_TRAINING]
+    cue_scores = outer.x[train][:, task.cue_columns].toarray()
+    best_total, choice = -1.0, None
+    for wi, candidates in enumerate(inner):
+        picks, total = {}, 0.0
+        for j in learnt:
+            options = [(key, candidates[key][:, j]) for key in candidates] + [(("cues", 0), cue_scores[:, j])]
+            best = (-1.0, None, 0.0, None)
+            for key, s in options:
+                f1, t = _best(s, y[:, j], THRESHOLDS[key[0]])
+                if f1 > best[0]:
+                    best = (f1, key, t, s)
+            picks[j] = best
+            total += best[0]
+        if total > best_total:
+            best_total, choice = total, (wi, picks)
+    wi, picks = choice
+    weighting = WEIGHTINGS[wi]
+    k = outer.kernel(weighting)
+    scale = outer.scale(weighting)
+    xs = outer.x[train].multiply(scale).tocsr()
+    everyone = np.arange(len(train))
+    _, duals = _ridge(k[np.ix_(train, train)], y, everyone, everyone[:1])
+    ridge_mean_x = np.asarray(xs.mean(axis=0)).ravel()
+    weights, biases = np.zeros((n, outer.x.shape[1])), np.zeros(n)
+    slopes, offsets, thresholds = np.ones(n), np.zeros(n), np.full(n, 2.0)  # 2.0: never proposed
+    svm_labels = [j for j in learnt if picks[j][1][0] == "svm"]
+    _, svms = _svm(k[np.ix_(train, train)], y, everyone, everyone[:1], svm_labels) if svm_labels else (None, {})
+    for j in range(n):
+        if j not in picks:  # too few positives to learn: its cues
+            weights[j, task.cue_columns[j]] = 1.0
+            offsets[j] = -np.log(2.0)
+            thresholds[j] = 0.5 - 1e-4
+            _note(log, weighting, "cues (too few to learn)")
+            continue
+        f1, (kind, h), t, inner_scores = picks[j]
+        if kind == "ridge":
+            alpha = duals[h][:, j]
+            w = xs.T @ alpha - ridge_mean_x * alpha.sum()
+            weights[j], biases[j] = w * scale, y[:, j].mean() - w @ ridge_mean_x
+        elif kind == "svm":
+            m = svms[h, j]
+            w = np.asarray(xs[m.support_].T @ m.dual_coef_[0]).ravel()
+            weights[j], biases[j] = w * scale, m.intercept_[0]
+        else:
+            weights[j, task.cue_columns[j]] = 1.0
+        platt = LogisticRegression(C=100.0).fit(inner_scores[:, None], y[:, j])
+        slopes[j], offsets[j] = platt.coef_[0, 0], platt.intercept_[0]
+        if slopes[j] <= 0:
+            slopes[j], offsets[j] = 1.0, -t
+        if f1 >= MIN_F1:
+            thresholds[j] = 1 / (1 + np.exp(-(slopes[j] * (t - 1e-6) + offsets[j])))
+        _note(log, weighting, kind if f1 >= MIN_F1 else "never (inner F1 under 0.2)")
+    return Labeller(task.labels, weights, biases, slopes, offsets, thresholds)
+
+
+def _note(log: Counter | None, weighting: dict[str, float], kind: str) -> None:
+    if log is not None:
+        log[kind] += 1
+        log["weighting " + (", ".join(f"{b} × {w}" for b, w in weighting.items()) or "as the recipe")] += 1
+
+
+def leave_one_book_out(data: Dataset, log: Counter | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The pooled predictions (0/1, situations and remedies) of models each fitted on all books
     but one and predicting that one."""
     matrix = matrices(data)
-    predicted_s, predicted_r = np.zeros_like(data.y_situations), np.zeros_like(data.y_remedies)
+    predicted = [np.zeros_like(data.y_situations), np.zeros_like(data.y_remedies)]
     for book in sorted(set(data.books)):
         train, held = np.where(data.books != book)[0], np.where(data.books == book)[0]
-        x = matrix(train)
-        for y, labels, out in ((data.y_situations, data.situations, predicted_s),
-                               (data.y_remedies, data.remedies, predicted_r)):
-            model = fit(x, y, data.books, train, labels, matrix)
-            out[held] = model.probabilities(x[held].toarray()) >= model.thresholds
-    return predicted_s, predicted_r
+        labellers, outer = fit(data, train, matrix, log)
+        x = outer.x[held].toarray().astype(np.float32)
+        for model, out in zip(labellers, predicted):
+            out[held] = model.probabilities(x) >= model.thresholds
+    return predicted[0], predicted[1]
 
 
 def table(labels: list[str], truth: np.ndarray, predicted: np.ndarray, what: str) -> list[str]:
