@@ -241,7 +241,8 @@ class Tag:
     """A situation a law decides or touches (``remedy`` None), or a remedy it gives for a situation
     it decides. ``origin`` is ``reviewed`` (read by a person, corpus/annotations) or ``predicted``
     (proposed by the tagger, ``score`` its confidence); ``evidence`` the law's words that show it,
-    ``law.text[start:end]``."""
+    ``law.text[start:end]`` (offsets −1: the words of its stem, a remedy a case inherits from the
+    law that lists it)."""
 
     situation: str
     grade: str  # "decides" or "touches"

@@ -66,6 +66,31 @@ def test_remedies_say_what_the_law_decides(conn):
     assert {r[0] for r in conn.execute("select remedy from law_remedies where law_id = 'peel-round-games-with-cards-1891/poker/8'")} >= {"new-deal"}
 
 
+def test_cases_inherit_the_remedy_printed_in_their_stem(conn):
+    # Elwell, Bridge, "A NEW DEAL": "There must be a new deal— … c If any card be faced in the pack. …
+    # f If the dealer omit to have the pack cut and the adversaries call attention to the fact …"
+    def remedies(law_id, situation):
+        return {(r["remedy"], r["origin"], r["evidence"]) for r in conn.execute(
+            "select remedy, origin, evidence from law_remedies where law_id = ? and situation_id = ?", [law_id, situation])}
+
+    stem = ("new-deal", "reviewed", "There must be a new deal")
+    assert remedies("elwell-bridge-axioms-and-laws-1907/bridge/36/c", "faced-card-in-pack") == {stem}
+    assert remedies("elwell-bridge-axioms-and-laws-1907/bridge/36/f", "pack-not-cut") == {stem}
+    # Foster, Auction Bridge 37: "There must be a new deal: … (c) If, during a deal, any card be faced in the pack …"
+    assert ("new-deal", "reviewed", "There must be a new deal") in remedies(
+        "foster-complete-hoyle-1914/auction-bridge/37/c", "faced-card-in-pack")
+    # Hoffmann, Bridge 39 VI gives its own remedy ("… by altering the position of one card only, rectify
+    # such error, he may do so"): it keeps only its own
+    assert {r for r, *_ in remedies("hoffmann-hoyles-games-modernized-1909/bridge/39/VI", "misdeal")} == {"correction"}
+    # Foster, Duplicate Whist X 1: "A renounce in error may be corrected …, except in the following cases":
+    # the cases are the exceptions, they do not inherit the correction
+    assert not remedies("foster-complete-hoyle-1914/duplicate-whist/X/1/a", "revoke")
+    # the compare page shows it: bridge's faced card in the pack is a new deal
+    games = {g for r in conn.execute("select l.game from law_remedies r join laws l on l.id = r.law_id "
+                                     "where r.situation_id = 'faced-card-in-pack' and r.remedy = 'new-deal'") for g in r}
+    assert {"bridge", "auction-bridge"} <= games
+
+
 async def test_matrix_counts_equal_the_table(conn, ds):
     data = (await ds.client.get("/compare.json")).json()
     for row in data["situations"]:

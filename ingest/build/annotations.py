@@ -5,11 +5,20 @@ and each law's final tags: reviewed where a person read it, else predicted by th
 A row's evidence must be words of its law's text. Where the build has since split a law into the
 cases it lists (its clauses), a tag whose evidence now stands in one of those clauses moves to it
 (with a warning saying so); evidence found nowhere is an error naming the file and line.
+
+A remedy printed only in a law's stem reaches the cases it lists: "There must be a new deal— (a) …
+(c) If any card be faced in the pack." gives the new deal for each case. So a case (a clause) that
+decides a situation and gives no remedy of its own for it inherits the reviewed remedies of its
+parent law (the stem, not further up), tagged ``reviewed`` with the stem's words as evidence and
+offsets −1 (the words are not in the case's own text). A case with a remedy of its own for the
+situation keeps only its own, and a stem that lists exceptions ("A renounce in error may be
+corrected …, except in the following cases") passes nothing on.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +29,7 @@ from ..situation_model import LawInput, SituationModel
 
 COLUMNS = ["law_id", "situation", "grade", "remedy", "evidence", "opening"]
 GRADES = ("decides", "touches")
+EXCEPT = re.compile(r"\bexcept\b", re.IGNORECASE)  # a stem listing the exceptions to its rule
 
 
 def read_annotations(folder: Path, laws: list[Law]) -> tuple[dict[str, list[Tag]], list[str]]:
@@ -74,7 +84,23 @@ def read_annotations(folder: Path, laws: list[Law]) -> tuple[dict[str, list[Tag]
             tags.append(Tag(t.situation, "decides", "reviewed", t.evidence, t.start, t.end))
             decided.add(t.situation)
             warnings.append(f"{law_id}: decides {t.situation} through the cases it lists (its remedy {t.remedy} stays)")
+    _inherit_stem_remedies(reviewed, by_id)
     return reviewed, warnings
+
+
+def _inherit_stem_remedies(reviewed: dict[str, list[Tag]], by_id: dict[str, Law]) -> None:
+    """Give each reviewed case the remedies its stem (parent law) was reviewed as giving, for
+    each situation the case decides without a remedy of its own (the module's docstring)."""
+    for law_id, tags in reviewed.items():
+        parent = by_id[law_id].parent
+        stem = [t for t in reviewed.get(parent, []) if t.remedy] if parent else []
+        if not stem or EXCEPT.search(by_id[parent].text):
+            continue
+        given = {t.situation for t in tags if t.remedy}
+        decided = [t.situation for t in tags if t.grade == "decides" and t.remedy is None and t.situation not in given]
+        inherited = {t.remedy: t for t in stem}  # one each remedy, the first row's words
+        for situation in dict.fromkeys(decided):
+            tags += [Tag(situation, "decides", "reviewed", t.evidence, -1, -1, remedy) for remedy, t in inherited.items()]
 
 
 def _check(row: dict, where: str, situations: set[str], remedies: set[str]) -> None:
