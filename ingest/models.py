@@ -241,15 +241,15 @@ class Tag:
     """A situation a law decides or touches (``remedy`` None), or a remedy it gives for a situation
     it decides. ``origin`` is ``reviewed`` (read by a person, corpus/annotations) or ``predicted``
     (proposed by the tagger, ``score`` its confidence); ``evidence`` the law's words that show it,
-    ``law.text[start:end]`` (offsets −1: the words of its stem, a remedy a case inherits from the
-    law that lists it)."""
+    ``law.text[start:end]`` (offsets None: the words are another law's, the stem whose remedy a
+    case it lists inherits; NULL in ``law_remedies``)."""
 
     situation: str
     grade: str  # "decides" or "touches"
     origin: str  # "reviewed" or "predicted"
     evidence: str
-    start: int
-    end: int
+    start: int | None
+    end: int | None
     remedy: str | None = None
     score: float = 1.0
 

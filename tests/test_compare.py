@@ -76,6 +76,9 @@ def test_cases_inherit_the_remedy_printed_in_their_stem(conn):
     stem = ("new-deal", "reviewed", "There must be a new deal")
     assert remedies("elwell-bridge-axioms-and-laws-1907/bridge/36/c", "faced-card-in-pack") == {stem}
     assert remedies("elwell-bridge-axioms-and-laws-1907/bridge/36/f", "pack-not-cut") == {stem}
+    # the stem's words are not the case's: no offsets into the case's text
+    assert conn.execute("select evidence_start, evidence_end from law_remedies where law_id = ? and situation_id = ?",
+                        ["elwell-bridge-axioms-and-laws-1907/bridge/36/c", "faced-card-in-pack"]).fetchall()[0][:] == (None, None)
     # Foster, Auction Bridge 37: "There must be a new deal: … (c) If, during a deal, any card be faced in the pack …"
     assert ("new-deal", "reviewed", "There must be a new deal") in remedies(
         "foster-complete-hoyle-1914/auction-bridge/37/c", "faced-card-in-pack")

@@ -10,7 +10,7 @@ A remedy printed only in a law's stem reaches the cases it lists: "There must be
 (c) If any card be faced in the pack." gives the new deal for each case. So a case (a clause) that
 decides a situation and gives no remedy of its own for it inherits the reviewed remedies of its
 parent law (the stem, not further up), tagged ``reviewed`` with the stem's words as evidence and
-offsets −1 (the words are not in the case's own text). A case with a remedy of its own for the
+no offsets (NULL ``evidence_start`` and ``evidence_end``: the words are not in the case's own text). A case with a remedy of its own for the
 situation keeps only its own, and a stem that lists exceptions ("A renounce in error may be
 corrected …, except in the following cases") passes nothing on.
 """
@@ -100,7 +100,7 @@ def _inherit_stem_remedies(reviewed: dict[str, list[Tag]], by_id: dict[str, Law]
         decided = [t.situation for t in tags if t.grade == "decides" and t.remedy is None and t.situation not in given]
         inherited = {t.remedy: t for t in stem}  # one each remedy, the first row's words
         for situation in dict.fromkeys(decided):
-            tags += [Tag(situation, "decides", "reviewed", t.evidence, -1, -1, remedy) for remedy, t in inherited.items()]
+            tags += [Tag(situation, "decides", "reviewed", t.evidence, None, None, remedy) for remedy, t in inherited.items()]
 
 
 def _check(row: dict, where: str, situations: set[str], remedies: set[str]) -> None:
