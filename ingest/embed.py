@@ -115,6 +115,11 @@ def gelu(x: np.ndarray) -> np.ndarray:
     return x
 
 
+def _processors() -> int:
+    """The processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 class MiniLM:
     """all-MiniLM-L6-v2 run with numpy. ``name`` is stored with the vectors so a database never
     mixes vectors of two models. Raises :class:`ModelError` when a file is missing or differs from
@@ -206,7 +211,7 @@ class MiniLM:
         order = np.argsort([len(t.ids) for t in tokens], kind="stable")  # batches of like lengths pad less
         batches = [order[i : i + batch_size] for i in range(0, len(texts), batch_size)]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        workers = min(len(batches), len(os.sched_getaffinity(0)))
+        workers = min(len(batches), _processors())
         with contextlib.ExitStack() as stack:
             if _ONE_BLAS_THREAD is None:
                 stack.enter_context(self.blas.limit(limits=1, user_api="blas"))

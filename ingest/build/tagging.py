@@ -15,12 +15,14 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable
+from importlib import metadata
 from pathlib import Path
 
 import spacy
 
 from .. import situations as situations_module
 from .. import tag as tag_module
+from .. import vocabulary as vocabulary_module
 from ..models import Decision, Law, Mention
 from ..situations import SituationTagger
 from ..tag import Tagger
@@ -30,9 +32,11 @@ Progress = Callable[[Iterable, int, str], Iterable]
 
 def fingerprint(vocabulary_folder: Path) -> str:
     """Hex sha256 of what a law's tagging depends on besides its text: every ``*.toml`` of the
-    vocabulary folder, the source of the entity and situation taggers, and spaCy's version."""
-    h = hashlib.sha256(spacy.__version__.encode())
-    for path in sorted(vocabulary_folder.glob("*.toml")) + [Path(tag_module.__file__), Path(situations_module.__file__)]:
+    vocabulary folder, the source of the entity and situation taggers and of the vocabulary's
+    reader, and the versions of spaCy and of its lookup tables (the lemmas)."""
+    h = hashlib.sha256(f"{spacy.__version__} {metadata.version('spacy-lookups-data')}".encode())
+    code = [Path(m.__file__) for m in (tag_module, situations_module, vocabulary_module)]
+    for path in sorted(vocabulary_folder.glob("*.toml")) + code:
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
