@@ -9,6 +9,7 @@ To check another page, add a line to ``PAGES``."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -103,11 +104,20 @@ def test_page_fits_and_is_accessible(site, browser, axe, name, path, ready, stat
         context.close()
 
 
+@contextlib.contextmanager
+def open_page(browser, width: str):
+    """A new page at one of ``WIDTHS``, closed after the test's checks."""
+    page = browser.new_page(viewport=WIDTHS[width])
+    try:
+        yield page
+    finally:
+        page.close()
+
+
 def test_the_laws_list_starts_above_the_fold_and_fits_a_desktop(site, browser):
     """The first row of the laws list is in the first screen at 1280×900, and the list is no wider
     than the window."""
-    page = browser.new_page(viewport=WIDTHS["desktop"])
-    try:
+    with open_page(browser, "desktop") as page:
         page.goto(site + "/cardlaws/laws")
         first = page.locator("table.laws-list tbody tr").first
         expect(first).to_be_visible(timeout=WAIT_MS)
@@ -121,13 +131,10 @@ def test_the_laws_list_starts_above_the_fold_and_fits_a_desktop(site, browser):
         text = page.locator("table.laws-list tbody tr").first.inner_text()
         opening = page.locator("table.laws-list tbody tr td.law-opening").first.inner_text().rstrip("…. ")[:40]
         assert text.count(opening) == 1
-    finally:
-        page.close()
 
 
 def test_the_site_navigation_and_the_skip_link_work_from_a_datasette_page(site, browser):
-    page = browser.new_page(viewport=WIDTHS["desktop"])
-    try:
+    with open_page(browser, "desktop") as page:
         page.goto(site + "/cardlaws/codes")
         expect(page.locator("table.rows-and-columns")).to_be_visible(timeout=WAIT_MS)
         page.keyboard.press("Tab")
@@ -140,14 +147,11 @@ def test_the_site_navigation_and_the_skip_link_work_from_a_datasette_page(site, 
         page.click("nav.site-nav a:text-is('Compare')")
         page.wait_for_url("**/compare", timeout=WAIT_MS)
         expect(page.locator("table.compare-matrix")).to_be_visible(timeout=WAIT_MS)
-    finally:
-        page.close()
 
 
 def test_the_compare_grid_keeps_its_headers_in_view_on_a_phone(site, browser):
     """The grid scrolls inside its own box; its header row and first column stay where they are."""
-    page = browser.new_page(viewport=WIDTHS["phone"])
-    try:
+    with open_page(browser, "phone") as page:
         page.goto(site + "/compare")
         corner = page.locator("table.compare-matrix thead th.corner")
         expect(corner).to_be_visible(timeout=WAIT_MS)
@@ -158,5 +162,3 @@ def test_the_compare_grid_keeps_its_headers_in_view_on_a_phone(site, browser):
         after = (corner.bounding_box(), first_row_head.bounding_box())
         assert after[0]["x"] == before[0]["x"] and after[0]["y"] == before[0]["y"]  # the corner stays
         assert after[1]["x"] == before[1]["x"]  # the situations' column stays
-    finally:
-        page.close()

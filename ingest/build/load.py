@@ -16,7 +16,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .. import vocabulary
-from ..models import Document, Entity, LawVector, Links, Ruling, Segmentation, Tag
+from ..models import Document, Entity, Law, LawVector, Links, Ruling, Segmentation, Tag
 from ..paths import VIEWS
 from ..schema_version import SCHEMA_VERSION
 from ..vocabulary import SituationEntry
@@ -93,10 +93,14 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
                            for law in laws for t in _unique(law.tags, remedies=True))
     yield "parallels", ({"law_id": p.law_id, "other_id": p.other_id, "score": round(p.score, 6),
                          "method": p.method, "kind": p.kind} for p in corpus.links.parallels)
-    yield "law_tagging", ({"law_id": law.id, "key": corpus.tagging[law.id], **dict(zip(("mentions", "decision"), dumps(law)))}
-                          for law in laws if law.id in corpus.tagging)
+    yield "law_tagging", (_tagging_row(law, corpus.tagging[law.id]) for law in laws if law.id in corpus.tagging)
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
+
+
+def _tagging_row(law: Law, key: str) -> dict:
+    mentions, decision = dumps(law)
+    return {"law_id": law.id, "key": key, "mentions": mentions, "decision": decision}
 
 
 def _topics(law, situations: dict[str, SituationEntry]) -> str | None:
