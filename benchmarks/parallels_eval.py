@@ -10,7 +10,9 @@ each candidate method into one method-blind judging file, and score a judged fil
 
 Sample A (seed 1) chose M1; sample B (seed 2, sample A's laws excluded) was drawn after M1 was
 frozen and measured it. Both then served to choose M4 (so neither measures M4); sample C (seed 3,
-the laws of A and B excluded) is drawn after M4 is frozen and measures it. A sampled law is a law
+the laws of A and B excluded) is drawn after M4 is frozen and measures it; with A and B it chose
+M5's threshold, and sample D (seed 4, the laws of A, B and C excluded: M4's full top 5, so both are
+measured) is drawn after M5 is frozen. A sampled law is a law
 or clause of a catalogued book (not a seed excerpt, ``003_…``; not an excerpt's copy) of 8 words
 or more.
 
@@ -25,14 +27,18 @@ The methods (each gives 5 laws of another code than the law's own, best first):
 - ``M3``: M1, at most 2 laws from one code;
 - ``M4``: M1, minus 0.10 when the two laws share almost no word: the cosine of their tf-idf word
   vectors (stemmed; a clause's words include its law's) is below 0.05;
+- ``M5``: M4's top 5, only those scoring 0.70 or more (``SHOWN``; set on samples A, B and C): a
+  law may have fewer than 5 parallels, or none;
 - ``built``: the ``parallels`` table of the database (the frozen method, as the build made it:
-  M4 since sample C, M1 before; ``ingest/build/link.py``).
+  M5 since sample D, M4 since sample C, M1 before; ``ingest/build/link.py``).
 
 Judgments: ``same`` (the same rule: same situation and the same or an equivalent ruling),
 ``related`` (same situation, a different ruling, or a rule that partly overlaps), ``no``.
 Scores per method: precision@5 (same or related), strict precision@5 (same), and the recall of
 the same rule: of the sampled laws for which any judged candidate (of any method) is ``same``,
-the share whose top 5 holds one. A candidate nobody judged counts as wrong; ``judged`` is the
+the share whose top 5 holds one. P@5 counts a slot a method leaves empty as wrong; "P shown" is
+the share of the laws a method shows that are judged same or related, and "none" the sampled laws
+it shows none for. A candidate nobody judged counts as wrong; ``judged`` is the
 share of the method's top 5 that is judged (below 1, the method is measured on pairs it was not
 pooled for, and its P@5 is a lower bound).
 
@@ -58,16 +64,18 @@ from ingest.build.link import with_context, word_vectors  # the build's word vec
 
 ROOT = Path(__file__).resolve().parent.parent
 DB = ROOT / "db" / "cardlaws.db"
-SEEDS = {"a": 1, "b": 2, "c": 3}
+SEEDS = {"a": 1, "b": 2, "c": 3, "d": 4}
 SIZE = 100
 TOP = 5
 MIN_WORDS = 8
 SEED_SOURCE = re.compile(r"^\d{3}_")
-METHODS = ("M0", "M1", "M2", "M3", "M4")
+METHODS = ("M0", "M1", "M2", "M3", "M4", "M5")
 # M1/M3 weights, set before judging
 BONUS, REMEDY_BONUS, PENALTY = 0.10, 0.05, 0.10
 # M4 (set on samples A and B): M1 minus UNLIKE when the word vectors' cosine is below WORDS
 UNLIKE, WORDS = 0.10, 0.05
+# M5 (set on samples A, B and C, before sample D was drawn): M4's top 5, only those scoring SHOWN or more
+SHOWN = 0.70
 
 
 @dataclass
@@ -151,7 +159,7 @@ def rank(c: Corpus, law_id: str, method: str) -> list[str]:
     for j, other in enumerate(c.ids):
         theirs = c.situations.get(other, set())
         shared = mine & theirs
-        if method in ("M1", "M3", "M4"):
+        if method in ("M1", "M3", "M4", "M5"):
             if shared:
                 score[j] += BONUS
                 if {r for r in c.remedies.get(law_id, set()) if r[0] in shared} & c.remedies.get(other, set()):
@@ -160,12 +168,12 @@ def rank(c: Corpus, law_id: str, method: str) -> list[str]:
                 score[j] -= PENALTY
         elif method == "M2" and shared:
             score[j] += 10.0  # those deciding a shared situation first
-    if method == "M4":
+    if method in ("M4", "M5"):
         score -= UNLIKE * (c.words @ c.words[i] < WORDS)
     score = np.where(keep, score, -np.inf)
     out, per_code = [], defaultdict(int)
     for j in np.argsort(-score, kind="stable"):
-        if not np.isfinite(score[j]) or len(out) == TOP:
+        if not np.isfinite(score[j]) or len(out) == TOP or (method == "M5" and score[j] < SHOWN):
             break
         if method == "M3" and per_code[code[j]] == 2:
             continue
@@ -269,18 +277,23 @@ def cmd_score(args) -> None:
     ranked = tops(c, args.db, ids, args.methods)
     has_same = {i for (i, _), j in judged.items() if j == "same" and i in ids}
     print(f"{args.judged.name}: {len(ids)} laws; {len(has_same)} with a judged same-rule parallel")
-    print(f"{'method':<8}{'P@5':>7}{'strict':>8}{'recall':>8}{'judged':>8}")
+    print(f"{'method':<8}{'P@5':>7}{'strict':>8}{'recall':>8}{'judged':>8}{'shown':>7}{'none':>6}{'P shown':>9}")
     for m in args.methods:
-        p = strict = found = judged_share = 0
+        p = strict = found = judged_share = p_shown = 0
+        n_shown = none = 0
         for i in ids:
             got = [judged.get((i, x)) for x in ranked[m][i]]
             n = max(len(got), 1)
-            judged_share += sum(g not in (None, "") for g in got) / n
-            p += sum(g in ("same", "related") for g in got) / n
-            strict += sum(g == "same" for g in got) / n
+            judged_share += sum(g not in (None, "") for g in got) / n if got else 0
+            p += sum(g in ("same", "related") for g in got) / TOP
+            p_shown += sum(g in ("same", "related") for g in got)
+            n_shown += len(got)
+            none += not got
+            strict += sum(g == "same" for g in got) / TOP
             found += i in has_same and "same" in got
         print(f"{m:<8}{p / len(ids):>7.3f}{strict / len(ids):>8.3f}"
-              f"{(found / len(has_same) if has_same else 0):>8.3f}{judged_share / len(ids):>8.3f}")
+              f"{(found / len(has_same) if has_same else 0):>8.3f}{judged_share / max(len(ids) - none, 1):>8.3f}"
+              f"{n_shown:>7}{none:>6}{p_shown / max(n_shown, 1):>9.3f}")
 
 
 def main() -> None:

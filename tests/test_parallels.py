@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build.link import stem, word_vectors
+from ingest.build.link import SHOWN, stem, word_vectors
 from ingest.query.serve import make_datasette
 
 SAMPLES = Path(__file__).resolve().parent / "parallels"
@@ -23,7 +23,7 @@ def top(conn, law_id: str) -> list[str]:
     return [r[0] for r in conn.execute("select other_id from parallels where law_id = ? order by score desc", [law_id])]
 
 
-def test_a_law_s_parallels_are_five_laws_of_other_codes(conn):
+def test_a_law_s_parallels_are_at_most_five_laws_of_other_codes_scoring_enough(conn):
     rows = conn.execute(
         "select p.law_id, p.kind, a.code as law_code, a.game as law_game, b.code, b.game, b.kind as other_kind, "
         "b.witness_of from parallels p join laws a on a.id = p.law_id join laws b on b.id = p.other_id").fetchall()
@@ -34,7 +34,9 @@ def test_a_law_s_parallels_are_five_laws_of_other_codes(conn):
     assert {r["kind"] for r in rows if r["game"] == r["law_game"]} == {"other-code"}
     per_law = conn.execute("select count(*) from parallels group by law_id").fetchall()
     vectors = conn.execute("select count(*) from law_embeddings").fetchone()[0]
-    assert len(per_law) == vectors and {n for (n,) in per_law} == {5}
+    assert {n for (n,) in per_law} == {1, 2, 3, 4, 5}
+    assert 0 < vectors - len(per_law) < vectors / 5  # some laws have none, most have some
+    assert conn.execute("select min(score) from parallels").fetchone()[0] >= SHOWN
 
 
 @pytest.mark.parametrize("law_id, counterparts", [
@@ -92,6 +94,17 @@ async def test_the_law_page_lists_the_parallels_and_the_json_record_names_them(b
     assert "hoffmann-hoyles-games-modernized-1909/ecarte/28" in record["parallels"]
 
 
+async def test_a_rule_of_one_game_alone_has_no_parallel_and_its_page_says_so(conn, books_db):
+    # Bézique 36 and 37: a declared marriage may be added to and declared as sequence, a king or queen
+    # declared in sequence cannot then form a marriage. No other code of the books has marriages and
+    # sequences declared on the table (piquet's sequences are held, not declared cards)
+    for law_id in ("hoffmann-hoyles-games-modernized-1909/bezique/36", "hoffmann-hoyles-games-modernized-1909/bezique/37"):
+        assert top(conn, law_id) == []
+    html = (await make_datasette(books_db.db_path).client.get("/law/hoffmann-hoyles-games-modernized-1909/bezique/36")).text
+    section = html.split("Parallels in other games and codes")[1].split("</section>")[0]
+    assert "No law of another code comes near enough" in section and "<li>" not in section
+
+
 def read(name: str) -> list[dict]:
     return [json.loads(line) for line in (SAMPLES / name).read_text(encoding="utf-8").splitlines()]
 
@@ -100,9 +113,16 @@ def test_sample_a_is_judged_and_samples_b_and_c_are_a_frozen_method_s_top_five()
     a = read("sample-a.jsonl")
     assert len({r["law"] for r in a}) == 100 and {r["judgment"] for r in a} == {"same", "related", "no"}
     earlier = {r["law"] for r in a}
-    for name in ("sample-b-to-judge.jsonl", "sample-c-to-judge.jsonl"):  # C: M4, drawn after it was frozen
+    # C: M4, drawn after it was frozen; D: M4's full top 5, drawn after M5 (M4 above SHOWN) was frozen
+    for name in ("sample-b-to-judge.jsonl", "sample-c-to-judge.jsonl", "sample-d-to-judge.jsonl"):
         rows = read(name)
         laws = {r["law"] for r in rows}
         assert len(laws) == 100 and len(rows) == 500 and not laws & earlier, name
         assert {r["judgment"] for r in rows} == {""} and set(rows[0]) == {"law", "candidate", "judgment"}
         earlier |= laws
+    drawn = [(r["law"], r["candidate"]) for r in read("sample-d-to-judge.jsonl")]
+    for name in ("sample-d-judge1.jsonl", "sample-d-judge2.jsonl"):  # judged in full, apart
+        rows = read(name)
+        assert [(r["law"], r["candidate"]) for r in rows if not r.get("added")] == drawn
+        assert {r["judgment"] for r in rows} == {"same", "related", "no"}
+        assert {r["judgment"] for r in rows if r.get("added")} == {"same"}
