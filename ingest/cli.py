@@ -118,6 +118,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
         report = build(dirs, db_path, progress=progress, cache=books_cache,
                        rulings_dir=None if corpus else paths.CORPUS / "rulings",
                        annotations_dir=None if corpus else paths.CORPUS / "annotations",
+                       questions_dir=None if corpus else paths.CORPUS / "questions",
                        on_wait=lambda message: click.secho(f"{message}…", fg="yellow", err=True))
     except OSError as e:
         fail(f"cannot write {db_path}: {e.strerror}")
@@ -145,6 +146,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
         f"{c.get('laws', 0) - report.tagged} laws' tagging kept from the previous build, {report.tagged} tagged; "
         f"{c.get('law_entities', 0)} entity mentions; {c.get('law_embeddings', 0)} law vectors "
         f"({report.embedded} computed, {c.get('law_embeddings', 0) - report.embedded} kept from the previous build); "
+        f"{c.get('law_questions', 0)} plain questions ({report.embedded_questions} embedded); "
         f"{c.get('fragments', 0)} fragment(s); "
         f"{len(report.warnings)} warning(s)",
         err=True,
@@ -169,7 +171,8 @@ def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None, v
 
     With no --corpus it builds the project's seed excerpts plus every catalogued book found in
     the cache (see 'cardlaws corpus fetch'); with --corpus, only the texts in those folders.
-    The reviewed situation tags of corpus/annotations are loaded over the tagger's proposals.
+    The reviewed situation tags of corpus/annotations are loaded over the tagger's proposals,
+    and the plain questions of corpus/questions are kept with the laws they ask about.
     """
     _run_build(corpus, db_path, cache, verbose)
 

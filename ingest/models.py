@@ -171,6 +171,7 @@ class Law:
     decision: Decision | None = None  # what the cue tagger proposes it decides
     tags: list[Tag] = field(default_factory=list)  # what it decides and touches: reviewed, else predicted
     citation: str | None = None  # its short citation, unique among the books' laws (the link stage)
+    questions: list[str] = field(default_factory=list)  # plain questions it answers (corpus/questions)
 
     @property
     def code_id(self) -> str:

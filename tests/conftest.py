@@ -80,7 +80,8 @@ def books_db(tmp_path_factory, tagger, shared_corpus):
     report = fetch_books(load_catalog(), cache, mirror=shared_corpus)
     assert not report.failed, report.failed
     path = tmp_path_factory.mktemp("books") / "cardlaws.db"
-    return build([SEEDS], path, tagger=tagger, cache=cache, annotations_dir=SEEDS.parent / "annotations")
+    return build([SEEDS], path, tagger=tagger, cache=cache, annotations_dir=SEEDS.parent / "annotations",
+                 questions_dir=SEEDS.parent / "questions")
 
 
 @pytest.fixture(scope="session")

@@ -38,6 +38,7 @@ class Corpus:
     links: Links = field(default_factory=Links)
     vectors: dict[str, LawVector] = field(default_factory=dict)
     tagging: dict[str, str] = field(default_factory=dict)  # law id → its tagging key (ingest.build.tagging)
+    questions: dict[tuple[str, int], LawVector] = field(default_factory=dict)  # (law id, n) → a question's vector
 
 
 def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
@@ -71,7 +72,7 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
          "numbered": int(law.numbered), "witness_of": law.witness_of,
          "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
          "situations": sorted({t.situation for t in law.tags if t.grade == "decides" and t.remedy is None}),
-         "citation": law.citation, "topics": _topics(law, situations)}
+         "citation": law.citation, "topics": _topics(law, situations), "questions": "\n".join(law.questions) or None}
         for law in laws
     )
     yield "fragments", (
@@ -94,6 +95,10 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
     yield "parallels", ({"law_id": p.law_id, "other_id": p.other_id, "score": round(p.score, 6),
                          "method": p.method, "kind": p.kind} for p in corpus.links.parallels)
     yield "law_tagging", (_tagging_row(law, corpus.tagging[law.id]) for law in laws if law.id in corpus.tagging)
+    yield "law_questions", ({"law_id": law.id, "n": n, "question": q, "model": v.model if v else None,
+                             "content_hash": v.content_hash if v else None, "vector": v.vector if v else None}
+                            for law in laws if not law.witness_of for n, q in enumerate(law.questions)
+                            for v in [corpus.questions.get((law.id, n))])
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
 
@@ -155,7 +160,7 @@ def write_database(path: Path, corpus: Corpus, views: Path = VIEWS) -> dict[str,
     for name, table in TABLES.items():
         for cols in table.indexes:
             db[name].create_index(list(cols))
-    db["laws"].enable_fts(["text", "note", "topics"], tokenize="porter")
+    db["laws"].enable_fts(["text", "note", "topics", "questions"], tokenize="porter")
     for sql_file in sorted(views.glob("*.sql")):
         db.create_view(sql_file.stem, sql_file.read_text(encoding="utf-8"))
     counts = {t: db[t].count for t in db.table_names() if not t.startswith("laws_fts")}

@@ -24,6 +24,7 @@ from .catalog import BookEntry, footnotes, load_catalog
 from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations, short_citations
 from .load import Corpus, write_database
 from .lock import build_lock
+from .questions import embed_questions, read_questions
 from .read import read_books, read_corpus, read_rulings, unique_slugs
 from .rulings import markdown_ruling, split_rulings
 from .segment import overlaps, segment, uncovered
@@ -51,6 +52,7 @@ class BuildReport:
     seconds: float = 0.0
     embedded: int = 0  # laws whose vectors were computed (the others were reused from the previous database)
     tagged: int = 0  # laws run through the entity and situation taggers (the others' tagging was reused)
+    embedded_questions: int = 0  # questions whose vectors were computed (the others were reused)
 
 
 def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segmentation]]], list[str]]:
@@ -90,11 +92,13 @@ def build(
     rulings_dir: Path | None = None,
     on_wait: Callable[[str], None] | None = None,
     annotations_dir: Path | None = None,
+    questions_dir: Path | None = None,
 ) -> BuildReport:
     """Build the database at ``db_path`` from every text under ``corpus_dirs``, every catalogued
     book found in ``cache`` (when given) and the Markdown rulings in ``rulings_dir``; the reviewed
     situation tags in ``annotations_dir`` (``corpus/annotations``) replace the tagger's proposals
-    for the laws they cover.
+    for the laws they cover; the plain questions in ``questions_dir`` (``corpus/questions``) are kept
+    with the laws they are asked of.
 
     ``progress(items, length, label)`` wraps the long loops (tagging, embedding) to show progress.
     One build of a database runs at a time: while another holds it, ``on_wait(message)`` is called
@@ -102,7 +106,8 @@ def build(
     Raises :class:`CorpusError` for bad input; the file at ``db_path`` is then untouched.
     """
     with build_lock(db_path, on_wait):
-        return _build(corpus_dirs, db_path, progress, tagger, cache, catalog, embed, rulings_dir, annotations_dir)
+        return _build(corpus_dirs, db_path, progress, tagger, cache, catalog, embed, rulings_dir, annotations_dir,
+                      questions_dir)
 
 
 def _build(
@@ -115,6 +120,7 @@ def _build(
     embed: bool,
     rulings_dir: Path | None,
     annotations_dir: Path | None = None,
+    questions_dir: Path | None = None,
 ) -> BuildReport:
     t0 = time.perf_counter()
     games = vocabulary.games()
@@ -153,6 +159,7 @@ def _build(
     tagging, tagged = tag_laws(laws, tagger, situation_tagger, progress, previous=db_path)
     reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
     warnings += review_warnings
+    warnings += read_questions(questions_dir, laws) if questions_dir else []
 
     # link
     for doc, segs in segmented:
@@ -170,6 +177,7 @@ def _build(
 
     # embed
     vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
+    questions, embedded_questions = embed_questions(laws, db_path, progress) if embed else ({}, 0)
     by_id = {law.id: law for law in laws}
     decides = {i: {t.situation for t in tags if t.grade == "decides" and t.remedy is None} for i, tags in reviewed.items()}
     remedies = {i: {(t.situation, t.remedy) for t in tags if t.remedy} for i, tags in reviewed.items()}
@@ -177,7 +185,8 @@ def _build(
     final_tags(laws, reviewed, vectors, SituationModel.load())  # reviewed, else proposed
 
     # load
-    corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors, tagging)
+    corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors, tagging,
+                    questions)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -189,4 +198,5 @@ def _build(
     finally:
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
-    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded, tagged)
+    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded, tagged,
+                       embedded_questions)

@@ -36,7 +36,7 @@ TABLES: dict[str, Table] = {
         {"id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
          "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
          "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
-         "numbered": int, "witness_of": str, "content_hash": str, "situations": str, "citation": str, "topics": str},
+         "numbered": int, "witness_of": str, "content_hash": str, "situations": str, "citation": str, "topics": str, "questions": str},
         pk="id", not_null=frozenset({"source", "game", "code", "number", "kind", "text", "raw_text"}),
         foreign_keys=(("source", "sources", "slug"), ("game", "games", "slug"), ("code", "codes", "id"),
                       ("parent", "laws", "id"), ("witness_of", "laws", "id")),
@@ -90,6 +90,10 @@ TABLES: dict[str, Table] = {
     "law_tagging": Table(
         {"law_id": str, "key": str, "mentions": str, "decision": str}, pk="law_id",
         foreign_keys=(("law_id", "laws", "id"),),
+    ),
+    "law_questions": Table(
+        {"law_id": str, "n": int, "question": str, "model": str, "content_hash": str, "vector": bytes},
+        pk=("law_id", "n"), foreign_keys=(("law_id", "laws", "id"),),
     ),
     "law_embeddings": Table(
         {"law_id": str, "model": str, "content_hash": str, "vector": bytes}, pk="law_id",

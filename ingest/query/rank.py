@@ -41,6 +41,10 @@ FEATURES = (
     "clause",            # the law is a clause (a listed case) of another
     "length",            # log(1 + words of the law) / 5
     "undecided",         # the law decides no situation at all (a heading, a definition)
+    "asked_bm25",        # BM25 over the law's plain questions, over the best of the query's list (0: not in it)
+    "asked_rank",        # 1 / (1 + rank / 10) in the list of laws by their questions' words (0: not in it)
+    "asked_cosine",      # best cosine of the query's vector and the law's plain questions' (0: none)
+    "asked_dense_rank",  # 1 / (1 + rank / 10) in the list of laws by their nearest question (0: not in it)
 )
 
 
@@ -151,11 +155,31 @@ class QueryContext:
     situation_cosines: dict[str, float]
 
 
+@dataclass
+class AskedLists:
+    """The laws as their plain questions meet a query: by the questions' words (``lexical``) and
+    by their vectors (``dense``), each law id → (0-based rank, score); and each candidate's best
+    cosine with one of its questions (``cosines``, in the candidates' order)."""
+
+    lexical: dict[str, tuple[int, float]]
+    dense: dict[str, tuple[int, float]]
+    cosines: np.ndarray
+
+
+def _rank_features(ids: list[str], ranked: dict[str, tuple[int, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """(score over the list's best score, 1 / (1 + rank / 10)) of each law of ``ids``; 0 outside the list."""
+    best = max((s for _, s in ranked.values()), default=0.0) or 1.0
+    score = np.array([ranked[i][1] / best if i in ranked else 0.0 for i in ids], dtype=np.float64)
+    rank = np.array([1 / (1 + ranked[i][0] / 10) if i in ranked else 0.0 for i in ids], dtype=np.float64)
+    return score, rank
+
+
 def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[str, tuple[int, float]],
-             cosines: np.ndarray, q: QueryContext, facts: LawFacts) -> np.ndarray:
+             cosines: np.ndarray, q: QueryContext, facts: LawFacts, questions: AskedLists) -> np.ndarray:
     """``(len(ids), len(FEATURES))`` float32 for candidate laws ``ids``. ``lexical`` and ``dense``
     map a law to its (0-based rank, score) in each list; ``cosines`` is each candidate's cosine with
-    the query. Every law of ``ids`` is a law of ``facts``' database."""
+    the query; ``questions`` the lists by the laws' plain questions. Every law of ``ids`` is a law of
+    ``facts``' database."""
     n = len(ids)
     out = np.zeros((n, len(FEATURES)), dtype=np.float32)
     if not n:
@@ -194,4 +218,7 @@ def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[
     out[:, 12] = facts.clauses[rows]
     out[:, 13] = facts.lengths[rows]
     out[:, 14] = ~decides.any(axis=1)
+    out[:, 15], out[:, 16] = _rank_features(ids, questions.lexical)
+    out[:, 17] = questions.cosines
+    out[:, 18] = _rank_features(ids, questions.dense)[1]
     return out

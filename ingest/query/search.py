@@ -36,8 +36,9 @@ from ..citation import law_label
 from ..embed import load_embedder, one_blas_thread
 from ..text import normalise
 from .cache import per_database
-from .rank import LawFacts, QueryContext, Ranker, RankerError, features, term_stem
+from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
 from .understand import SituationReader, Understood, rewrites, understand
+from .vectors import QuestionIndex, VectorIndex
 
 MODES = ("ranked", "hybrid", "lexical", "dense")
 NEAREST = 3
@@ -156,51 +157,6 @@ def _snippet(text: str, terms: list[str], width: int = 220) -> tuple[str, list[s
     return snippet, found
 
 
-class VectorIndex:
-    """Law vectors of one database in memory: ids, filter columns and a float32 matrix."""
-
-    def __init__(self, conn: sqlite3.Connection, model: str) -> None:
-        rows = conn.execute(
-            "select e.law_id, l.game, l.source, l.kind, e.vector from law_embeddings e "
-            "join laws l on l.id = e.law_id where e.model = ? and l.witness_of is null order by l.ordinal",
-            [model],
-        ).fetchall()
-        self.ids = [r[0] for r in rows]
-        self.position = {law_id: i for i, law_id in enumerate(self.ids)}
-        self.games = np.array([r[1] for r in rows], dtype=object)
-        self.sources = np.array([r[2] for r in rows], dtype=object)
-        self.kinds = np.array([r[3] for r in rows], dtype=object)
-        dim = len(rows[0][4]) // 4 if rows else 0
-        self.matrix = (np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), dim)
-                       if rows else np.zeros((0, 0), dtype=np.float32))
-
-    def mask(self, game=None, source=None, kind=None, exclude_game=None) -> np.ndarray | None:
-        """Which laws the filters keep (``None``: all of them)."""
-        if not (game or source or kind or exclude_game):
-            return None
-        keep = np.ones(len(self.ids), dtype=bool)
-        for values, want in ((self.games, game), (self.sources, source), (self.kinds, kind)):
-            if want:
-                keep &= values == want
-        if exclude_game:
-            keep &= self.games != exclude_game
-        return keep
-
-    def nearest(self, vector: np.ndarray, k: int, keep: np.ndarray) -> list[tuple[str, float]]:
-        """The ``k`` laws most like ``vector`` among those ``keep`` allows, best first."""
-        if not len(self.ids):
-            return []
-        scores = self.matrix @ vector
-        if keep is not None:
-            scores = np.where(keep, scores, -np.inf)
-        k = min(k, len(self.ids) if keep is None else int(keep.sum()))
-        if k <= 0:
-            return []
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top])]
-        return [(self.ids[i], float(scores[i])) for i in top]
-
-
 class Searcher:
     """Search over one built database (opened read-only). Loading takes the law vectors into
     memory (about 1.5 KB a law) and, on first dense query, the embedding model (under 1 s). A
@@ -214,6 +170,7 @@ class Searcher:
         stored = self.conn.execute("select model from law_embeddings limit 1").fetchone() if self._has_vectors() else None
         self.model = model or (stored[0] if stored else None)
         self.index = VectorIndex(self.conn, self.model) if self.model else None
+        self.questions = QuestionIndex(self.conn, self.model, self.index) if self.index else None
         self._tagger = None
         self._df: dict[str, int] = {}
         self.games = {r[0] for r in self.conn.execute("select slug from games")}
@@ -269,7 +226,10 @@ class Searcher:
                 "select count(*) from laws_fts where laws_fts match ?", [f"{{text note}} : {phrase}"]).fetchone()[0]
         return self._df[phrase]
 
-    def _lexical(self, ws, extra, limit, game=None, source=None, kind=None, games=()) -> list[tuple[str, float]]:
+    def _lexical(self, ws, extra, limit, game=None, source=None, kind=None, games=(),
+                 questions: bool = False) -> list[tuple[str, float]]:
+        """``(law id, BM25)`` best first: over the laws' own words (text, note), or over the plain
+        questions they answer (``questions``)."""
         phrases = [p for p in (_fts_phrase(t) for t in dict.fromkeys([*ws, *extra])) if p]
         # a word in over a quarter of the laws ("card") adds almost nothing to BM25 but makes every
         # law a candidate to score: leave it out while rarer words remain
@@ -281,9 +241,10 @@ class Searcher:
         if len(ws) > 1:
             match += " OR NEAR(" + " ".join(_fts_phrase(w) for w in ws) + ", 12)"
         # the laws' own words (text, note): what they decide (topics) is the ranker's to weigh, not BM25's
-        sql = ("select l.id, bm25(laws_fts, 1.0, 0.5, 0.0) as rank from laws_fts join laws l on l.rowid = laws_fts.rowid "
+        weights, columns = ("0.0, 0.0, 0.0, 1.0", "questions") if questions else ("1.0, 0.5, 0.0, 0.0", "text note")
+        sql = (f"select l.id, bm25(laws_fts, {weights}) as rank from laws_fts join laws l on l.rowid = laws_fts.rowid "
                "where laws_fts match ? and l.witness_of is null")
-        params: list = [f"{{text note}} : ({match})"]
+        params: list = [f"{{{columns}}} : ({match})"]
         for col, value in (("game", game), ("source", source), ("kind", kind)):
             if value:
                 sql += f" and l.{col} = ?"
@@ -403,9 +364,16 @@ class Searcher:
         if named:
             game_keep = np.isin(self.index.games, named) & (keep if keep is not None else True)
             dense += [c for c in self.index.nearest(vector, PER_GAME, game_keep) if c not in dense]
+        # the plain questions the laws answer: by their words and by their vectors
+        asked = self._lexical(ws, extra, CANDIDATES, **filters, questions=True)
+        question_all = self.questions.law_cosines(vector)
+        asked_dense = self.index.nearest_by(question_all, CANDIDATES, keep)
         lexical_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(lexical)}
         dense_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(dense)}
-        ids = list(dict.fromkeys([law_id for law_id, _ in dense] + [law_id for law_id, _ in lexical]))
+        asked_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(asked)}
+        asked_dense_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(asked_dense)}
+        ids = list(dict.fromkeys([law_id for law_id, _ in dense] + [law_id for law_id, _ in lexical]
+                                 + [law_id for law_id, _ in asked_dense] + [law_id for law_id, _ in asked]))
         ids = [law_id for law_id in ids if law_id in self.index.position]
         rows = [self.index.position[law_id] for law_id in ids]
         cosines = cosine_all[rows].astype(np.float32)
@@ -413,7 +381,8 @@ class Searcher:
         context = QueryContext(terms=[*ws, *extra], entities=entities, games=understood.games,
                                family_games=understood.family_games, situations=understood.situations,
                                situation_cosines=dict(zip(situation_ids, (situation_vectors @ vector).tolist(), strict=True)))
-        return ids, features(ids, lexical_at, dense_at, cosines, context, self.facts), named
+        asked_lists = AskedLists(asked_at, asked_dense_at, question_all[rows])
+        return ids, features(ids, lexical_at, dense_at, cosines, context, self.facts, asked_lists), named
 
     def _hits(self, ranked, terms, entities) -> list[Hit]:
         if not ranked:

@@ -1,0 +1,103 @@
+"""The plain questions a law answers (corpus/questions): read with clear errors, kept with their
+law, embedded, and searched beside the law's own words."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ingest.build.pipeline import build
+from ingest.models import CorpusError
+from ingest.paths import CORPUS
+from ingest.query.search import Searcher
+
+CLUB = ("1. If the dealer expose a card in dealing, there must be a new deal.\n"
+        "2. A player who revokes loses three tricks.\n")
+SIDECAR = 'title = "Club rules"\ngame = "whist"\n'
+HEADER = "law_id,question,opening\n"
+
+
+@pytest.fixture
+def club(tmp_path, write_source):
+    write_source(tmp_path / "c", "club", CLUB, SIDECAR)
+    return tmp_path
+
+
+def write(folder: Path, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "club.csv").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_questions_are_kept_with_their_law_embedded_and_searched(club, tagger):
+    questions = write(club / "q", HEADER + "club/whist/1,What if the dealer flips a card over while dealing?,If the dealer\n"
+                      "club/whist/1,dealer shows a card by mistake,If the dealer\n"
+                      "club/whist/2,penalty for not following suit when you could,A player who\n")
+    report = build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions)
+    assert not [w for w in report.warnings if "questions" in w]
+    conn = sqlite3.connect(club / "c.db")
+    rows = conn.execute("select law_id, n, question, length(vector) from law_questions order by law_id, n").fetchall()
+    assert rows == [("club/whist/1", 0, "What if the dealer flips a card over while dealing?", 384 * 4),
+                    ("club/whist/1", 1, "dealer shows a card by mistake", 384 * 4),
+                    ("club/whist/2", 0, "penalty for not following suit when you could", 384 * 4)]
+    assert conn.execute("select questions from laws where id = 'club/whist/2'").fetchone()[0] == \
+        "penalty for not following suit when you could"
+    # "flips" is in no law's text: the law is found by its question's words and its question's vector
+    found = conn.execute("select l.id from laws_fts join laws l on l.rowid = laws_fts.rowid "
+                         "where laws_fts match '{questions} : flips'").fetchall()
+    assert found == [("club/whist/1",)]
+    searcher = Searcher(club / "c.db")
+    assert searcher.questions.law_cosines(searcher.query_vector("dealer flipped a card")).argmax() == \
+        searcher.index.position["club/whist/1"]
+    # a rebuild reuses the questions' vectors
+    assert build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions).embedded_questions == 0
+
+
+def test_a_law_the_file_does_not_list_is_a_warning(club, tagger):
+    questions = write(club / "q", HEADER + "club/whist/1,dealer shows a card by mistake,If the dealer\n")
+    report = build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions, embed=False)
+    assert [w for w in report.warnings if "1 law(s) of the book not listed: club/whist/2" in w]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("law,question\nclub/whist/1,x\n", r"club\.csv:1: the header must be law_id,question,opening"),
+    (HEADER + "club/whist/1,dealer shows a card,If\nclub/whist/9,who deals?,\n",
+     r"club\.csv:3: law_id 'club/whist/9' is not a law of club"),
+    (HEADER + "club/whist/1,dealer shows a card,If\nclub/whist/1,Dealer  shows a card,If\n",
+     r"club\.csv:3: 'Dealer shows a card' is listed twice for club/whist/1"),
+    (HEADER + "club/whist/1," + "word " * 41 + ",If\n", r"club\.csv:2: the question has over 40 words"),
+])
+def test_a_bad_questions_file_names_its_file_and_line_and_leaves_the_database(club, tagger, text, message):
+    build([club / "c"], club / "c.db", tagger=tagger, embed=False)
+    before = hashlib.sha256((club / "c.db").read_bytes()).hexdigest()
+    with pytest.raises(CorpusError, match=message):
+        build([club / "c"], club / "c.db", tagger=tagger, questions_dir=write(club / "q", text), embed=False)
+    assert hashlib.sha256((club / "c.db").read_bytes()).hexdigest() == before
+
+
+def test_every_law_of_the_books_is_listed_in_its_book_s_questions(books_conn):
+    listed: dict[str, set[str]] = {}
+    for path in sorted((CORPUS / "questions").glob("*.csv")):
+        with open(path, newline="", encoding="utf-8") as f:
+            listed[path.stem] = {row["law_id"] for row in csv.DictReader(f)}
+    laws = books_conn.execute("select id, source from laws where witness_of is null").fetchall()
+    assert {source for _, source in laws} <= set(listed)
+    assert not [law_id for law_id, source in laws if law_id not in listed[source]]
+    asked = books_conn.execute("select count(distinct law_id), count(*) from law_questions").fetchone()
+    assert asked[0] > 0.95 * len(laws) and asked[1] > 2 * len(laws)
+
+
+def test_a_law_is_found_by_the_plain_question_it_answers(books_db):
+    # Hoffmann's Bézique law 27: "A player may not count the brisques in his tricks so long as more
+    # than twelve cards remain in the stock" (the brisques are the aces and tens) answers "when may I
+    # add up my aces and tens": no word of the query but "may" is the law's, so the laws' own words
+    # and vectors (hybrid) miss it, and its plain questions ("When can I count my aces and tens?") find it
+    searcher = Searcher(books_db.db_path)
+    law = "hoffmann-hoyles-games-modernized-1909/bezique/27"
+    query = "when may I add up my aces and tens"
+    assert law in [h.id for h in searcher.search(query, game="bezique", limit=10)]
+    assert law not in [h.id for h in searcher.search(query, mode="hybrid", game="bezique", limit=20)]
