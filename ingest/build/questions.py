@@ -20,7 +20,8 @@ from ..models import CorpusError, Law, LawVector
 
 COLUMNS = ["law_id", "question", "opening"]
 MAX_WORDS = 40
-BATCH = 64
+BATCH = 512  # questions handed to the model at once (the progress bar moves by as many)
+MODEL_BATCH = 16  # questions a forward pass: short texts, so more than a law's 4 (3,005 questions: 5.7 s against 7.5 s)
 Progress = Callable[[Iterable, int, str], Iterable]
 
 
@@ -91,6 +92,7 @@ def embed_questions(laws: list[Law], previous: Path, progress: Progress,
         for n, _ in enumerate(progress(todo, len(todo), "Embedding questions")):
             if n % BATCH == 0:
                 batch = todo[n : n + BATCH]
-                for (h, _), vec in zip(batch, embedder.encode([texts[key] for _, key in batch]), strict=True):
+                vectors = embedder.encode([texts[key] for _, key in batch], batch_size=MODEL_BATCH)
+                for (h, _), vec in zip(batch, vectors, strict=True):
                     known[h] = vec.astype("float32").tobytes()
     return {key: LawVector(model, h, known[h]) for key, h in hashes.items()}, len(todo)

@@ -15,7 +15,7 @@ from ..embed import DEFAULT_MODEL, content_hash, law_passage, load_embedder
 from ..models import Law, LawVector
 
 Progress = Callable[[Iterable, int, str], Iterable]
-BATCH = 64
+BATCH = 256  # laws handed to the model at once (the progress bar moves by as many): 64 took 18.0 s for the books, 256 14.5 s
 
 
 def previous_vectors(db_path: Path, model: str, wanted: set[str]) -> dict[str, bytes]:
