@@ -101,3 +101,15 @@ def test_a_law_is_found_by_the_plain_question_it_answers(books_db):
     query = "when may I add up my aces and tens"
     assert law in [h.id for h in searcher.search(query, game="bezique", limit=10)]
     assert law not in [h.id for h in searcher.search(query, mode="hybrid", game="bezique", limit=20)]
+
+
+async def test_the_law_page_and_record_list_the_questions_the_law_answers(books_db):
+    from ingest.query.serve import make_datasette
+
+    ds = make_datasette(books_db.db_path)
+    law = "hoffmann-hoyles-games-modernized-1909/bezique/27"
+    html = (await ds.client.get(f"/law/{law}")).text
+    section = html.split("Questions this law answers")[1].split("</section>")[0]
+    assert 'href="/-/search?q=When%20can%20I%20count%20my%20aces%20and%20tens%3F"' in section
+    record = (await ds.client.get(f"/law/{law}.json")).json()
+    assert "When can I count my aces and tens?" in record["questions"] and isinstance(record["questions"], list)

@@ -243,6 +243,18 @@ def test_a_query_with_a_word_of_the_vocabulary_is_always_answered(searcher, quer
     assert searcher.answer(query).results
 
 
+@pytest.mark.parametrize("query", ["deal", "misere", "vorhand"])
+def test_a_query_whose_every_word_the_books_use_is_always_answered(searcher, query):
+    # "deal" is in hundreds of laws; "misère" in Foster's whist (Boston), "Vorhand" in his skat
+    assert searcher.answer(query).results
+
+
+def test_a_query_with_a_word_no_law_uses_is_answered_only_on_its_score(searcher):
+    # "long" is the books' word (Long Whist) but "boil" and "egg" are in no law
+    assert not searcher.in_the_books(["long", "boil", "egg"]) and searcher.in_the_books(["long"])
+    assert searcher.answer("how long to boil an egg").results == []
+
+
 async def test_the_page_says_what_it_understood_and_when_nothing_answers(books_db):
     ds = make_datasette(books_db.db_path)
     html = (await ds.client.get("/-/search?q=the+trump+card+was+not+turned+up+at+ecarte")).text

@@ -57,6 +57,11 @@ class LawRecord:
         return law_label(self.law["kind"], self.law["id"], self.game["name"], bool(numbered))
 
     @property
+    def questions(self) -> list[str]:
+        """The plain questions the law answers, in a player's words (``corpus/questions``)."""
+        return [q for q in (self.law.get("questions") or "").split("\n") if q]
+
+    @property
     def pages(self) -> str | None:
         return pages(self.law)
 
@@ -80,7 +85,8 @@ class LawRecord:
     def as_json(self) -> dict:
         """The record of ``/law/<id>.json`` and ``cardlaws show --json``: the law's columns (less
         its vector-facing ones), its citations, book, code, clauses and situations."""
-        law = {k: v for k, v in self.law.items() if k not in ("entities", "situations", "content_hash", "citation")}
+        law = {k: v for k, v in self.law.items()
+               if k not in ("entities", "situations", "content_hash", "citation", "questions")}
         return {
             **law, "label": self.label, "short_citation": self.short_citation, "full_citation": self.full_citation,
             "game_name": self.game["name"], "book": self.source,
@@ -90,6 +96,7 @@ class LawRecord:
             "touches": [s["id"] for s in self.decides if s["grade"] == "touches"],
             "remedies": [{"situation": r["situation_id"], "remedy": r["remedy"]} for r in self.remedies],
             "parallels": [p["id"] for p in self.parallels],
+            "questions": self.questions,
             "entities": sorted({m["entity_id"] for m in self.mentions}),
         }
 

@@ -314,7 +314,8 @@ class Searcher:
             order = np.argsort(-scores, kind="stable")
             ranked = [(ids[i], float(scores[i])) for i in order]
             terms = [*ws, *extra]
-            if ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra):
+            if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
+                    and not self.in_the_books(ws)):
                 return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))
             return Answer(query, understood, self._hits(ranked[:limit], terms, entities))
         if mode == "hybrid":  # SQLite and numpy release the GIL: run both at once
@@ -343,6 +344,15 @@ class Searcher:
         phrases hold everyday words ("symptoms of vitamin D deficiency" would be the deficiency of
         a hand), so such a query is answered only when its best law scores above the threshold."""
         return bool(understood.games or entities or extra)
+
+    def in_the_books(self, ws: list[str]) -> bool:
+        """Whether every word of the query (less the common words) is a word of the laws' own
+        text or notes: "deal", "misere", "vorhand" are, "how long to boil an egg" is not (no law
+        says "boil"). Such a query is always answered: none of the 54 nonsense queries of
+        ``tests/search/nonsense.txt`` passes, while the laws' plain questions, in everyday words,
+        lift everyday queries' best scores near the threshold."""
+        phrases = [_fts_phrase(w) for w in ws]
+        return bool(phrases) and all(p and self.doc_frequency(p) > 0 for p in phrases)
 
     def query_vector(self, query: str) -> np.ndarray:
         """The query's sentence vector (384 float32, unit length)."""
