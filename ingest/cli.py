@@ -416,6 +416,8 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
     entities = sorted({m["label"] for m in rec.mentions})
     if entities:
         click.echo(f"Entities: {', '.join(entities)}")
+    if rec.questions:
+        click.echo(f"Asked as: {'; '.join(rec.questions)}")
     click.echo(f"Id:       {law['id']}")
 
 

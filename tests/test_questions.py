@@ -113,3 +113,14 @@ async def test_the_law_page_and_record_list_the_questions_the_law_answers(books_
     assert 'href="/-/search?q=When%20can%20I%20count%20my%20aces%20and%20tens%3F"' in section
     record = (await ds.client.get(f"/law/{law}.json")).json()
     assert "When can I count my aces and tens?" in record["questions"] and isinstance(record["questions"], list)
+
+
+def test_show_prints_the_questions_the_law_answers(books_db):
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+
+    result = CliRunner().invoke(main, ["show", "hoffmann-hoyles-games-modernized-1909/bezique/27",
+                                       "--db", str(books_db.db_path)])
+    assert result.exit_code == 0, result.output
+    assert "Asked as: When can I count my aces and tens?; counting brisques in my tricks too early" in result.output
