@@ -124,3 +124,12 @@ def test_show_prints_the_questions_the_law_answers(books_db):
                                        "--db", str(books_db.db_path)])
     assert result.exit_code == 0, result.output
     assert "Asked as: When can I count my aces and tens?; counting brisques in my tricks too early" in result.output
+
+
+def test_an_excerpt_s_copy_of_a_law_has_its_book_law_s_questions(books_conn):
+    # the seed excerpt 001_… prints Hoffmann's Bridge laws; its law 40 is a witness of the book's
+    copy, book = books_conn.execute(
+        "select c.questions, b.questions from laws c join laws b on b.id = c.witness_of "
+        "where c.id = '001_eeed9204cf5d74d0/bridge/40'").fetchone()
+    assert copy == book and book
+    assert not books_conn.execute("select 1 from law_questions where law_id = '001_eeed9204cf5d74d0/bridge/40'").fetchone()
