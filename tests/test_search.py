@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from ingest.build.pipeline import build
 from ingest.cli import main
 from ingest.paths import SEEDS
-from ingest.query.search import QueryError, Searcher
+from ingest.query.search import QueryError, Searcher, expand
 from ingest.query.serve import make_datasette
 from ingest.tag import Tagger
 
@@ -304,3 +304,16 @@ async def test_what_a_law_decides_is_searchable_in_modern_words(books_db):
     # search's BM25 reads the laws' own words only: what they decide is the ranker's to weigh
     searcher = Searcher(books_db.db_path)
     assert searcher.doc_frequency('"renege"') == 0
+
+
+@pytest.mark.parametrize("word", ["between", "better", "quite", "shower", "folder", "trademark", "skipper"])
+def test_an_everyday_word_is_not_taken_for_a_card_word_it_begins_with(word):
+    # "bet*" once expanded "between" to stake, ante, raise: "how long does paint take to dry
+    # between coats" was answered with poker laws
+    assert expand(word) == []
+
+
+@pytest.mark.parametrize("word, books_word", [("betting", "stake"), ("quitting", "abandon"), ("folded", "abandon"),
+                                              ("showed", "exposed"), ("skipped", "omit")])
+def test_a_card_word_s_forms_still_bring_the_books_words(word, books_word):
+    assert books_word in expand(word)
