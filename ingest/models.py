@@ -172,6 +172,7 @@ class Law:
     tags: list[Tag] = field(default_factory=list)  # what it decides and touches: reviewed, else predicted
     citation: str | None = None  # its short citation, unique among the books' laws (the link stage)
     questions: list[str] = field(default_factory=list)  # plain questions it answers (corpus/questions)
+    accounts: list[str] = field(default_factory=list)  # what players say happened, that it rules on (same files)
 
     @property
     def code_id(self) -> str:

@@ -55,7 +55,7 @@ async def law_page(datasette, request):
         **{name: getattr(rec, name) for name in (
             "law", "source", "game", "code", "parent", "clauses", "witness_of", "witnesses", "rulings",
             "references", "cited_by", "decides", "remedies", "parallels", "previous", "next",
-            "pages", "short_citation", "full_citation", "bibtex", "label", "questions")},
+            "pages", "short_citation", "full_citation", "bibtex", "label", "questions", "accounts")},
         "canonical": datasette.absolute_url(request, datasette.urls.path(law_path(law_id))),
         "entities": sorted(entities.values(), key=lambda e: e["label"]),
         "text_html": highlight(rec.law["text"], rec.mentions),

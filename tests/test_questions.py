@@ -18,7 +18,7 @@ from ingest.query.search import Searcher
 CLUB = ("1. If the dealer expose a card in dealing, there must be a new deal.\n"
         "2. A player who revokes loses three tricks.\n")
 SIDECAR = 'title = "Club rules"\ngame = "whist"\n'
-HEADER = "law_id,question,opening\n"
+HEADER = "law_id,form,text,opening\n"
 
 
 @pytest.fixture
@@ -34,9 +34,10 @@ def write(folder: Path, text: str) -> Path:
 
 
 def test_questions_are_kept_with_their_law_embedded_and_searched(club, tagger):
-    questions = write(club / "q", HEADER + "club/whist/1,What if the dealer flips a card over while dealing?,If the dealer\n"
-                      "club/whist/1,dealer shows a card by mistake,If the dealer\n"
-                      "club/whist/2,penalty for not following suit when you could,A player who\n")
+    questions = write(club / "q", HEADER + "club/whist/1,question,What if the dealer flips a card over while dealing?,If the dealer\n"
+                      "club/whist/1,question,dealer shows a card by mistake,If the dealer\n"
+                      "club/whist/1,account,I dealt and one card landed face up,If the dealer\n"
+                      "club/whist/2,question,penalty for not following suit when you could,A player who\n")
     report = build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions)
     assert not [w for w in report.warnings if "questions" in w]
     conn = sqlite3.connect(club / "c.db")
@@ -50,6 +51,11 @@ def test_questions_are_kept_with_their_law_embedded_and_searched(club, tagger):
     found = conn.execute("select l.id from laws_fts join laws l on l.rowid = laws_fts.rowid "
                          "where laws_fts match '{questions} : flips'").fetchall()
     assert found == [("club/whist/1",)]
+    # an account is searched by its words; it has no vector (law_questions holds the questions)
+    assert conn.execute("select accounts from laws where id = 'club/whist/1'").fetchone()[0] == \
+        "I dealt and one card landed face up"
+    assert conn.execute("select l.id from laws_fts join laws l on l.rowid = laws_fts.rowid "
+                        "where laws_fts match '{accounts} : landed'").fetchall() == [("club/whist/1",)]
     searcher = Searcher(club / "c.db")
     assert searcher.questions.law_cosines(searcher.query_vector("dealer flipped a card")).argmax() == \
         searcher.index.position["club/whist/1"]
@@ -58,18 +64,20 @@ def test_questions_are_kept_with_their_law_embedded_and_searched(club, tagger):
 
 
 def test_a_law_the_file_does_not_list_is_a_warning(club, tagger):
-    questions = write(club / "q", HEADER + "club/whist/1,dealer shows a card by mistake,If the dealer\n")
+    questions = write(club / "q", HEADER + "club/whist/1,question,dealer shows a card by mistake,If the dealer\n")
     report = build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions, embed=False)
     assert [w for w in report.warnings if "1 law(s) of the book not listed: club/whist/2" in w]
 
 
 @pytest.mark.parametrize("text, message", [
-    ("law,question\nclub/whist/1,x\n", r"club\.csv:1: the header must be law_id,question,opening"),
-    (HEADER + "club/whist/1,dealer shows a card,If\nclub/whist/9,who deals?,\n",
+    ("law_id,question,opening\nclub/whist/1,x,\n", r"club\.csv:1: the header must be law_id,form,text,opening"),
+    (HEADER + "club/whist/1,question,dealer shows a card,If\nclub/whist/9,question,who deals?,\n",
      r"club\.csv:3: law_id 'club/whist/9' is not a law of club"),
-    (HEADER + "club/whist/1,dealer shows a card,If\nclub/whist/1,Dealer  shows a card,If\n",
+    (HEADER + "club/whist/1,question,dealer shows a card,If\nclub/whist/1,account,Dealer  shows a card,If\n",
      r"club\.csv:3: 'Dealer shows a card' is listed twice for club/whist/1"),
-    (HEADER + "club/whist/1," + "word " * 41 + ",If\n", r"club\.csv:2: the question has over 40 words"),
+    (HEADER + "club/whist/1,question," + "word " * 41 + ",If\n", r"club\.csv:2: the text has over 40 words"),
+    (HEADER + "club/whist/1,story,dealer shows a card,If\n", r"club\.csv:2: form must be question or account"),
+    (HEADER + "club/whist/1,question,,If\n", r"club\.csv:2: form must be question or account, with a text"),
 ])
 def test_a_bad_questions_file_names_its_file_and_line_and_leaves_the_database(club, tagger, text, message):
     build([club / "c"], club / "c.db", tagger=tagger, embed=False)
@@ -89,6 +97,8 @@ def test_every_law_of_the_books_is_listed_in_its_book_s_questions(books_conn):
     assert not [law_id for law_id, source in laws if law_id not in listed[source]]
     asked = books_conn.execute("select count(distinct law_id), count(*) from law_questions").fetchone()
     assert asked[0] > 0.95 * len(laws) and asked[1] > 2 * len(laws)
+    told = books_conn.execute("select count(*) from laws where accounts is not null and witness_of is null").fetchone()[0]
+    assert told > 0.95 * len(laws)
 
 
 def test_a_law_is_found_by_the_plain_question_it_answers(books_db):
@@ -113,6 +123,7 @@ async def test_the_law_page_and_record_list_the_questions_the_law_answers(books_
     assert 'href="/-/search?q=When%20can%20I%20count%20my%20aces%20and%20tens%3F"' in section
     record = (await ds.client.get(f"/law/{law}.json")).json()
     assert "When can I count my aces and tens?" in record["questions"] and isinstance(record["questions"], list)
+    assert record["accounts"] and "As players tell it" in section
 
 
 def test_show_prints_the_questions_the_law_answers(books_db):
@@ -128,8 +139,8 @@ def test_show_prints_the_questions_the_law_answers(books_db):
 
 def test_an_excerpt_s_copy_of_a_law_has_its_book_law_s_questions(books_conn):
     # the seed excerpt 001_… prints Hoffmann's Bridge laws; its law 40 is a witness of the book's
-    copy, book = books_conn.execute(
-        "select c.questions, b.questions from laws c join laws b on b.id = c.witness_of "
+    copy, book, copy_told, book_told = books_conn.execute(
+        "select c.questions, b.questions, c.accounts, b.accounts from laws c join laws b on b.id = c.witness_of "
         "where c.id = '001_eeed9204cf5d74d0/bridge/40'").fetchone()
-    assert copy == book and book
+    assert copy == book and book and copy_told == book_told and book_told
     assert not books_conn.execute("select 1 from law_questions where law_id = '001_eeed9204cf5d74d0/bridge/40'").fetchone()

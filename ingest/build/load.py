@@ -72,7 +72,8 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
          "numbered": int(law.numbered), "witness_of": law.witness_of,
          "content_hash": hashlib.sha256(law.text.encode()).hexdigest(),
          "situations": sorted({t.situation for t in law.tags if t.grade == "decides" and t.remedy is None}),
-         "citation": law.citation, "topics": _topics(law, situations), "questions": "\n".join(law.questions) or None}
+         "citation": law.citation, "topics": _topics(law, situations), "questions": "\n".join(law.questions) or None,
+         "accounts": "\n".join(law.accounts) or None}
         for law in laws
     )
     yield "fragments", (
@@ -160,7 +161,7 @@ def write_database(path: Path, corpus: Corpus, views: Path = VIEWS) -> dict[str,
     for name, table in TABLES.items():
         for cols in table.indexes:
             db[name].create_index(list(cols))
-    db["laws"].enable_fts(["text", "note", "topics", "questions"], tokenize="porter")
+    db["laws"].enable_fts(["text", "note", "topics", "questions", "accounts"], tokenize="porter")
     for sql_file in sorted(views.glob("*.sql")):
         db.create_view(sql_file.stem, sql_file.read_text(encoding="utf-8"))
     counts = {t: db[t].count for t in db.table_names() if not t.startswith("laws_fts")}

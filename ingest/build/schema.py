@@ -36,7 +36,7 @@ TABLES: dict[str, Table] = {
         {"id": str, "source": str, "game": str, "code": str, "section": str, "number": str,
          "parent": str, "kind": str, "ordinal": int, "text": str, "raw_text": str, "note": str,
          "page_start": int, "page_end": int, "line_start": int, "line_end": int, "entities": str,
-         "numbered": int, "witness_of": str, "content_hash": str, "situations": str, "citation": str, "topics": str, "questions": str},
+         "numbered": int, "witness_of": str, "content_hash": str, "situations": str, "citation": str, "topics": str, "questions": str, "accounts": str},
         pk="id", not_null=frozenset({"source", "game", "code", "number", "kind", "text", "raw_text"}),
         foreign_keys=(("source", "sources", "slug"), ("game", "games", "slug"), ("code", "codes", "id"),
                       ("parent", "laws", "id"), ("witness_of", "laws", "id")),

@@ -62,6 +62,11 @@ class LawRecord:
         return [q for q in (self.law.get("questions") or "").split("\n") if q]
 
     @property
+    def accounts(self) -> list[str]:
+        """What players say happened at the table, that the law rules on (``corpus/questions``)."""
+        return [a for a in (self.law.get("accounts") or "").split("\n") if a]
+
+    @property
     def pages(self) -> str | None:
         return pages(self.law)
 
@@ -86,7 +91,7 @@ class LawRecord:
         """The record of ``/law/<id>.json`` and ``cardlaws show --json``: the law's columns (less
         its vector-facing ones), its citations, book, code, clauses and situations."""
         law = {k: v for k, v in self.law.items()
-               if k not in ("entities", "situations", "content_hash", "citation", "questions")}
+               if k not in ("entities", "situations", "content_hash", "citation", "questions", "accounts")}
         return {
             **law, "label": self.label, "short_citation": self.short_citation, "full_citation": self.full_citation,
             "game_name": self.game["name"], "book": self.source,
@@ -97,6 +102,7 @@ class LawRecord:
             "remedies": [{"situation": r["situation_id"], "remedy": r["remedy"]} for r in self.remedies],
             "parallels": [p["id"] for p in self.parallels],
             "questions": self.questions,
+            "accounts": self.accounts,
             "entities": sorted({m["entity_id"] for m in self.mentions}),
         }
 

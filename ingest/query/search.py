@@ -229,7 +229,7 @@ class Searcher:
     def _lexical(self, ws, extra, limit, game=None, source=None, kind=None, games=(),
                  questions: bool = False) -> list[tuple[str, float]]:
         """``(law id, BM25)`` best first: over the laws' own words (text, note), or over the plain
-        questions they answer (``questions``)."""
+        questions they answer and the accounts of what happened they rule on (``questions``)."""
         phrases = [p for p in (_fts_phrase(t) for t in dict.fromkeys([*ws, *extra])) if p]
         # a word in over a quarter of the laws ("card") adds almost nothing to BM25 but makes every
         # law a candidate to score: leave it out while rarer words remain
@@ -241,7 +241,8 @@ class Searcher:
         if len(ws) > 1:
             match += " OR NEAR(" + " ".join(_fts_phrase(w) for w in ws) + ", 12)"
         # the laws' own words (text, note): what they decide (topics) is the ranker's to weigh, not BM25's
-        weights, columns = ("0.0, 0.0, 0.0, 1.0", "questions") if questions else ("1.0, 0.5, 0.0, 0.0", "text note")
+        weights, columns = (("0.0, 0.0, 0.0, 1.0, 1.0", "questions accounts") if questions
+                            else ("1.0, 0.5, 0.0, 0.0, 0.0", "text note"))
         sql = (f"select l.id, bm25(laws_fts, {weights}) as rank from laws_fts join laws l on l.rowid = laws_fts.rowid "
                "where laws_fts match ? and l.witness_of is null")
         params: list = [f"{{{columns}}} : ({match})"]
