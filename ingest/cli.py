@@ -236,7 +236,7 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
               help="The learned ranker over both lists; both fused by rank; full-text; or sentence vectors.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {query, understood: {games, situations, rewrites}, results: [{id, game, source, number, score, "
-                   "snippet, matched, entities}], nearest: [...]}.")
+                   "snippet, matched, entities, asked}], nearest: [...]}.")
 @DB_OPTION
 def search(query: str, game: str | None, source: str | None, limit: int, mode: str, as_json: bool, db_path: Path) -> None:
     """Search laws across games, in modern words ("dealer accidentally flipped a card"), best first.

@@ -109,8 +109,20 @@ def test_a_law_is_found_by_the_plain_question_it_answers(books_db):
     searcher = Searcher(books_db.db_path)
     law = "hoffmann-hoyles-games-modernized-1909/bezique/27"
     query = "when may I add up my aces and tens"
-    assert law in [h.id for h in searcher.search(query, game="bezique", limit=10)]
+    hits = {h.id: h for h in searcher.search(query, game="bezique", limit=10)}
+    assert law in hits and hits[law].asked == "When can I count my aces and tens?"  # why it was found
     assert law not in [h.id for h in searcher.search(query, mode="hybrid", game="bezique", limit=20)]
+
+
+async def test_the_search_says_which_question_a_law_was_found_by(books_db):
+    from ingest.query.serve import make_datasette
+
+    ds = make_datasette(books_db.db_path)
+    data = (await ds.client.get("/-/search.json?q=when+may+I+add+up+my+aces+and+tens&game=bezique")).json()
+    asked = {r["id"]: r["asked"] for r in data["results"]}
+    assert asked["hoffmann-hoyles-games-modernized-1909/bezique/27"] == "When can I count my aces and tens?"
+    html = (await ds.client.get("/-/search?q=when+may+I+add+up+my+aces+and+tens&game=bezique")).text
+    assert "asked as: “When can I count my aces and tens?”" in html
 
 
 async def test_the_law_page_and_record_list_the_questions_the_law_answers(books_db):

@@ -115,7 +115,7 @@ def test_cli_json_contract(books_db):
     assert ["deck", "pack"] in answer["understood"]["rewrites"]
     rows = answer["results"]
     assert len(rows) == 4
-    assert {"id", "game", "source", "number", "score", "snippet", "matched", "entities"} == set(rows[0])
+    assert {"id", "game", "source", "number", "score", "snippet", "matched", "entities", "asked"} == set(rows[0])
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     empty = CliRunner().invoke(main, ["search", "  ", "--db", str(books_db.db_path)])
     assert empty.exit_code == 1 and "no words" in empty.stderr

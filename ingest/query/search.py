@@ -65,7 +65,8 @@ class QueryError(ValueError):
 class Hit:
     """One ranked law. ``score`` is the fused (or BM25, or cosine) score, higher is better;
     ``matched`` the query or expansion words found in the law; ``entities`` the entities it shares
-    with the query."""
+    with the query; ``asked`` the law's plain question nearest the query, when it is near enough
+    (ranked mode)."""
 
     id: str
     game: str
@@ -81,6 +82,7 @@ class Hit:
     entities: list[str] = field(default_factory=list)
     parent_number: str | None = None
     numbered: bool = True
+    asked: str | None = None
 
     @property
     def label(self) -> str:
@@ -91,7 +93,7 @@ class Hit:
         """The contract of ``cardlaws search --json`` (README: "search --json"), plus why it matched."""
         return {"id": self.id, "game": self.game, "source": self.source, "number": self.number,
                 "score": round(self.score, 6), "snippet": self.snippet, "matched": self.matched,
-                "entities": self.entities}
+                "entities": self.entities, "asked": self.asked}
 
 
 @dataclass
@@ -318,7 +320,10 @@ class Searcher:
             if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
                     and not self.in_the_books(ws)):
                 return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))
-            return Answer(query, understood, self._hits(ranked[:limit], terms, entities))
+            hits = self._hits(ranked[:limit], terms, entities)
+            for hit in hits:  # why it matched, in the player's words
+                hit.asked = self.questions.nearest_question(vector.result(), self.index.position[hit.id])
+            return Answer(query, understood, hits)
         if mode == "hybrid":  # SQLite and numpy release the GIL: run both at once
             dense_future = _POOL.submit(self.dense, query, CANDIDATES, **filters)
             lexical = self._lexical(ws, extra, CANDIDATES, **filters)

@@ -7,6 +7,11 @@ import sqlite3
 
 import numpy as np
 
+# a law's question is shown as why it was found ("asked as: …") from this cosine with the query on:
+# over the 379 training queries, the nearest question of 52 % of the laws graded 2 reaches it, of
+# 8 % of the laws judged not to answer
+SHOWN_COSINE = 0.60
+
 
 class VectorIndex:
     """Law vectors of one database in memory: ids, filter columns and a float32 matrix."""
@@ -64,14 +69,25 @@ class QuestionIndex:
 
     def __init__(self, conn: sqlite3.Connection, model: str, laws: VectorIndex) -> None:
         has = conn.execute("select 1 from sqlite_master where name = 'law_questions'").fetchone()
-        rows = conn.execute("select law_id, vector from law_questions where model = ? and vector is not null",
+        rows = conn.execute("select law_id, vector, question from law_questions where model = ? and vector is not null",
                             [model]).fetchall() if has else []
         rows = [r for r in rows if r[0] in laws.position]
         self.law_rows = np.array([laws.position[r[0]] for r in rows], dtype=np.intp)
+        self.texts = [r[2] for r in rows]
         self.law_count = len(laws.ids)
         dim = laws.matrix.shape[1] if rows else 0
         self.matrix = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
                        if rows else np.zeros((0, 0), dtype=np.float32))
+
+    def nearest_question(self, vector: np.ndarray, law_row: int, least: float = SHOWN_COSINE) -> str | None:
+        """The question of the law at ``law_row`` nearest ``vector``, if its cosine is ``least`` or
+        more (else None: the law was found by other means than a question like the query)."""
+        mine = np.flatnonzero(self.law_rows == law_row)
+        if not len(mine):
+            return None
+        cosines = self.matrix[mine] @ vector
+        best = int(np.argmax(cosines))
+        return self.texts[mine[best]] if cosines[best] >= least else None
 
     def law_cosines(self, vector: np.ndarray) -> np.ndarray:
         """For each law of the :class:`VectorIndex` (by row), the best cosine of ``vector`` with one
