@@ -176,3 +176,19 @@ def _cp1252(b: bytes) -> str:
         return b.decode("cp1252")
     except UnicodeDecodeError:
         return b.decode("latin-1")
+
+
+def stem(word: str) -> str:
+    """A light stem of a lower-case word: a plural, ``-ed`` or ``-ing`` and then a final ``e`` taken
+    off (``revoke``, ``revokes``, ``revoked``, ``revoking`` → ``revok``; ``parties`` → ``party``)."""
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    elif word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build.link import SHOWN, stem, word_vectors
+from ingest.build.link import SHOWN, word_vectors
 from ingest.query.serve import make_datasette
+from ingest.text import stem
 
 SAMPLES = Path(__file__).resolve().parent / "parallels"
 

@@ -255,6 +255,19 @@ def test_a_query_with_a_word_no_law_uses_is_answered_only_on_its_score(searcher)
     assert searcher.answer("how long to boil an egg").results == []
 
 
+@pytest.mark.parametrize("query, game", [("hi", None), ("ha ha", None), ("government election", None),
+                                         ("rubicon", "poker"), ("misere", "bezique")])
+def test_a_word_printed_in_fewer_than_three_laws_or_not_in_the_game_searched_is_no_free_pass(searcher, query, game):
+    # FTS5's stems made "hi" (his), "ha" (has) and "elect" (election) words of the books; "rubicon"
+    # is Bézique's and "misère" whist's, not words of the poker or bézique laws searched
+    assert searcher.answer(query, game=game).results == []
+
+
+def test_a_word_printed_in_another_form_counts(searcher):
+    # "picked" and "finished": the books print "pick", "finish"…
+    assert searcher.in_the_books(["picked", "cards", "deal", "finished"])
+
+
 async def test_the_page_says_what_it_understood_and_when_nothing_answers(books_db):
     ds = make_datasette(books_db.db_path)
     html = (await ds.client.get("/-/search?q=the+trump+card+was+not+turned+up+at+ecarte")).text

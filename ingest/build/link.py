@@ -21,7 +21,7 @@ from ..citation import law_label, short_candidates
 from ..cite import CitableCode, CitableLaw, CitableSource, Resolver
 from ..cite.find import ORDINALS
 from ..models import CrossReference, Document, Law, Parallel, Ruling, RulingCitation, Segmentation
-from ..text import fold
+from ..text import fold, stem
 from .segment.notes import FOOTNOTE_RE
 
 
@@ -210,22 +210,6 @@ def with_context(text: str, parent_text: str | None) -> str:
 
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
-
-
-def stem(word: str) -> str:
-    """A light stem of a lower-case word: a plural, ``-ed`` or ``-ing`` and then a final ``e`` taken
-    off (``revoke``, ``revokes``, ``revoked``, ``revoking`` → ``revok``; ``parties`` → ``party``)."""
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4:
-        word = word[:-2]
-    elif word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 def word_vectors(texts: list[str]) -> np.ndarray:

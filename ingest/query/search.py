@@ -34,7 +34,7 @@ import numpy as np
 from .. import vocabulary
 from ..citation import law_label
 from ..embed import load_embedder, one_blas_thread
-from ..text import normalise
+from ..text import fold, normalise, stem
 from .cache import per_database
 from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
 from .understand import SituationReader, Understood, rewrites, understand
@@ -46,6 +46,7 @@ PER_GAME = 30
 RRF_K = 60
 CANDIDATES = 100
 COMMON_SHARE = 0.25
+IN_THE_BOOKS = 3  # laws a word must be printed in for a query of such words to be always answered
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_WORDS = 40
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -179,6 +180,10 @@ class Searcher:
         self.sources = {r[0] for r in self.conn.execute("select distinct source from laws")}
         self.law_count = self.conn.execute("select count(*) from laws").fetchone()[0]
         self.facts = LawFacts(self.conn)
+        self._law_words: dict[str, list[int]] = {}  # a word's light stem (accents folded) → rows of the laws printing it
+        for law_id, row in (self.index.position.items() if self.index is not None else ()):
+            for w in {stem(w) for w in words(fold(self.facts.text[law_id]))}:
+                self._law_words.setdefault(w, []).append(row)
         try:
             self.ranker: Ranker | None = Ranker.load()
         except RankerError:
@@ -215,7 +220,8 @@ class Searcher:
         """``(query words, expansion terms, entity ids)`` for a query."""
         ws = list(dict.fromkeys(w for w in words(query) if w not in STOPWORDS))
         extra = expand(query)
-        (mentions,) = list(self.tagger.tag([" ".join([query, *extra])]))
+        # the words alone: "NEAR(dealer" is the dealer, as "dealer" is
+        (mentions,) = list(self.tagger.tag([" ".join([*words(query), *extra])]))
         entities = sorted({m.entity_id for m in mentions})
         for m in mentions:  # the entity's own words, as the books print them
             extra += [p for p in self.tagger.plain_phrases.get(m.entity_id, []) if p not in extra]
@@ -318,7 +324,7 @@ class Searcher:
             ranked = [(ids[i], float(scores[i])) for i in order]
             terms = [*ws, *extra]
             if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
-                    and not self.in_the_books(ws)):
+                    and not self.in_the_books(ws, **filters)):
                 return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))
             hits = self._hits(ranked[:limit], terms, entities)
             for hit in hits:  # why it matched, in the player's words
@@ -351,14 +357,21 @@ class Searcher:
         a hand), so such a query is answered only when its best law scores above the threshold."""
         return bool(understood.games or entities or extra)
 
-    def in_the_books(self, ws: list[str]) -> bool:
-        """Whether every word of the query (less the common words) is a word of the laws' own
-        text or notes: "deal", "misere", "vorhand" are, "how long to boil an egg" is not (no law
-        says "boil"). Such a query is always answered: none of the 54 nonsense queries of
-        ``tests/search/nonsense.txt`` passes, while the laws' plain questions, in everyday words,
-        lift everyday queries' best scores near the threshold."""
-        phrases = [_fts_phrase(w) for w in ws]
-        return bool(phrases) and all(p and self.doc_frequency(p) > 0 for p in phrases)
+    def in_the_books(self, ws: list[str], game=None, source=None, kind=None) -> bool:
+        """Whether every word of the query (less the common words) is printed, in some form (its
+        light stem, :func:`ingest.text.stem`; accents aside), in at least ``IN_THE_BOOKS`` laws (of
+        the game, source or kind the search is filtered to): "deal", "picked", "misere" and
+        "vorhand" are; "hi", "government", "election" (2 laws) and "how long to boil an egg" ("boil":
+        none) are not. Such a query is always answered. Not FTS5's Porter stems: "his" is "hi" and
+        "election" is "elect" to them."""
+        keep = self.index.mask(game, source, kind) if self.index is not None else None
+        for w in ws:
+            rows = self._law_words.get(stem(fold(w.lower())), ())
+            if keep is not None:
+                rows = [r for r in rows if keep[r]]
+            if len(rows) < IN_THE_BOOKS:
+                return False
+        return bool(ws)
 
     def query_vector(self, query: str) -> np.ndarray:
         """The query's sentence vector (384 float32, unit length)."""
