@@ -38,7 +38,7 @@ def main() -> None:
     Typical use:
       cardlaws build              build db/cardlaws.db from the corpus
       cardlaws serve              build if needed, then browse it at http://127.0.0.1:8001
-      cardlaws show SOURCE/GAME/NUMBER
+      cardlaws show SOURCE/CODE/NUMBER
     """
 
 
@@ -108,7 +108,8 @@ def _report_warnings(warnings: list[str], verbose: bool) -> None:
         click.echo("(build --verbose lists each with its file and line)", err=True)
 
 
-def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None, verbose: bool = False) -> None:
+def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None, verbose: bool = False,
+               questions: Path | None = None) -> None:
     from .build.fetch import CACHE
     from .build.pipeline import build
 
@@ -118,7 +119,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
         report = build(dirs, db_path, progress=progress, cache=books_cache,
                        rulings_dir=None if corpus else paths.CORPUS / "rulings",
                        annotations_dir=None if corpus else paths.CORPUS / "annotations",
-                       questions_dir=None if corpus else paths.CORPUS / "questions",
+                       questions_dir=questions or (None if corpus else paths.CORPUS / "questions"),
                        on_wait=lambda message: click.secho(f"{message}…", fg="yellow", err=True))
     except OSError as e:
         fail(f"cannot write {db_path}: {e.strerror}")
@@ -159,10 +160,16 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
     help="A folder of texts (*.txt, each with a NAME.toml sidecar), searched recursively. "
     "Repeat for several. Default: the project's corpus/seeds plus the catalogued books in the cache.",
 )
+@click.option(
+    "--questions", "questions_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="A folder of plain questions and accounts, one <source>.csv a source (the layout of "
+    "corpus/questions, whose README explains it). Default: corpus/questions for the books; none with --corpus.",
+)
 @DB_OPTION
 @CACHE_OPTION
 @click.option("--verbose", "-v", is_flag=True, help="List every warning with its file and line (default: counted by kind).")
-def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None, verbose: bool) -> None:
+def build_command(corpus: tuple[Path, ...], questions_dir: Path | None, db_path: Path, cache: Path | None,
+                  verbose: bool) -> None:
     """Build the database from corpus texts: clean, segment into laws, tag entities, load.
 
     The new database replaces the old one only when the build succeeds; on bad input (a missing
@@ -174,7 +181,7 @@ def build_command(corpus: tuple[Path, ...], db_path: Path, cache: Path | None, v
     The reviewed situation tags of corpus/annotations are loaded over the tagger's proposals,
     and the plain questions of corpus/questions are kept with the laws they ask about.
     """
-    _run_build(corpus, db_path, cache, verbose)
+    _run_build(corpus, db_path, cache, verbose, questions_dir)
 
 
 MIRROR_OPTION = click.option(
@@ -253,8 +260,8 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     game, source = (normalise_value(v).strip() if v else None for v in (game, source))
     try:
         answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
-    except QueryError as e:
-        fail(f"{e}: {query!r}")
+    except QueryError as e:  # a filter's error names the filter ("game: no such game …"), the query's the query
+        fail(str(e) if str(e).startswith(("game:", "source:")) else f"{e}: {query!r}")
     if as_json:
         click.echo(json.dumps(answer.as_json(), ensure_ascii=False, indent=2))
         return
@@ -392,7 +399,7 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
         ids = [r[0] for r in conn.execute("select id from laws")]
         close = difflib.get_close_matches(law_id, ids, n=3, cutoff=0.6)
         hint = (f"; did you mean {', '.join(close)}?" if close
-                else "; law ids look like SOURCE/GAME/NUMBER, e.g. " + (ids[0] if ids else "002_acea09cb2742a4b7/ecarte/31"))
+                else "; law ids look like SOURCE/CODE/NUMBER, e.g. " + (ids[0] if ids else "002_acea09cb2742a4b7/ecarte/31"))
         fail(f"no law with id {law_id!r} in {db_path}{hint}")
     if fmt == "bibtex":
         click.echo(rec.bibtex)

@@ -27,9 +27,9 @@ def club(tmp_path, write_source):
     return tmp_path
 
 
-def write(folder: Path, text: str) -> Path:
+def write(folder: Path, text: str | bytes, name: str = "club.csv") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "club.csv").write_text(text, encoding="utf-8")
+    (folder / name).write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     return folder
 
 
@@ -63,6 +63,19 @@ def test_questions_are_kept_with_their_law_embedded_and_searched(club, tagger):
     assert build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions).embedded_questions == 0
 
 
+def test_a_byte_order_mark_and_a_form_in_capitals_are_read(club, tagger):
+    questions = write(club / "q", "\ufeff" + HEADER + "club/whist/1,Question,dealer shows a card,If\n")
+    build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions, embed=False)
+    assert sqlite3.connect(club / "c.db").execute("select questions from laws where id = 'club/whist/1'").fetchone() == \
+        ("dealer shows a card",)
+
+
+def test_a_file_named_after_no_book_is_a_warning(club, tagger):
+    questions = write(club / "q", HEADER + "club/whist/1,question,dealer shows a card,If\n", name="clubb.csv")
+    report = build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions, embed=False)
+    assert [w for w in report.warnings if "clubb.csv: no book or source is named 'clubb'" in w]
+
+
 def test_a_law_the_file_does_not_list_is_a_warning(club, tagger):
     questions = write(club / "q", HEADER + "club/whist/1,question,dealer shows a card by mistake,If the dealer\n")
     report = build([club / "c"], club / "c.db", tagger=tagger, questions_dir=questions, embed=False)
@@ -78,6 +91,19 @@ def test_a_law_the_file_does_not_list_is_a_warning(club, tagger):
     (HEADER + "club/whist/1,question," + "word " * 41 + ",If\n", r"club\.csv:2: the text has over 40 words"),
     (HEADER + "club/whist/1,story,dealer shows a card,If\n", r"club\.csv:2: form must be question or account"),
     (HEADER + "club/whist/1,question,,If\n", r"club\.csv:2: form must be question or account, with a text"),
+    # a comma left outside quotes would cut the text short and lose its end
+    (HEADER + "club/whist/1,question,if we each win a game, who wins?,If\n",
+     r"club\.csv:2: 5 fields, where 4 are expected \(a comma inside a text must be within double quotes\)"),
+    (HEADER + 'club/whist/1,question,"dealer shows a card,If\nclub/whist/2,question,revoke penalty,A\n',
+     r"club\.csv:2-3: a field runs over more than one line \(a double quote left open\?\)"),
+    # line numbers are the file's, blank lines counted
+    (HEADER + "club/whist/1,question,dealer shows a card,If\n\n\nclub/whist/9,question,who deals?,\n",
+     r"club\.csv:5: law_id 'club/whist/9' is not a law of club"),
+    (HEADER + "club/whist/1,question,dealer shows a card,If\nclub/whist/1,account,dealer shows a card?,If\n",
+     r"club\.csv:3: 'dealer shows a card\?' is listed twice for club/whist/1"),
+    (HEADER + "club/whist/1,question,???,If\n", r"club\.csv:2: the text must be words"),
+    (HEADER + "club/whist/1,question,dealer\x00shows,If\n", r"club\.csv:2: the text must be words, without control"),
+    (HEADER.encode() + "club/whist/1,question,écarté,If\n".encode("latin-1"), r"club\.csv:2: not UTF-8 text"),
 ])
 def test_a_bad_questions_file_names_its_file_and_line_and_leaves_the_database(club, tagger, text, message):
     build([club / "c"], club / "c.db", tagger=tagger, embed=False)
@@ -156,3 +182,25 @@ def test_an_excerpt_s_copy_of_a_law_has_its_book_law_s_questions(books_conn):
         "where c.id = '001_eeed9204cf5d74d0/bridge/40'").fetchone()
     assert copy == book and book and copy_told == book_told and book_told
     assert not books_conn.execute("select 1 from law_questions where law_id = '001_eeed9204cf5d74d0/bridge/40'").fetchone()
+
+
+def test_build_reads_a_questions_folder_for_your_own_texts(club):
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+
+    questions = write(club / "q", HEADER + "club/whist/1,question,dealer shows a card,If\n")
+    result = CliRunner().invoke(main, ["build", "--corpus", str(club / "c"), "--questions", str(questions),
+                                       "--db", str(club / "c.db")])
+    assert result.exit_code == 0, result.output
+    assert sqlite3.connect(club / "c.db").execute("select questions from laws where id = 'club/whist/1'").fetchone() == \
+        ("dealer shows a card",)
+
+
+def test_search_names_the_unknown_game_not_the_query(books_db):
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+
+    result = CliRunner().invoke(main, ["search", "renege", "--game", "chess", "--db", str(books_db.db_path)])
+    assert result.exit_code == 1 and "game: no such game" in result.stderr and "'renege'" not in result.stderr

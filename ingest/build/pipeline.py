@@ -156,7 +156,7 @@ def _build(
     # tag, and embed (tagging in a thread of its own while the vectors were computed saved 0.6 s of
     # 28.7 on a new database, the matrix products already keeping both processors busy: not done)
     warnings += link_excerpts(segmented)  # an excerpt's copy of a book's law: no vector, its book law's questions
-    warnings += read_questions(questions_dir, laws) if questions_dir else []
+    warnings += read_questions(questions_dir, laws, set(books)) if questions_dir else []
     tagger = tagger or Tagger()
     situation_tagger = SituationTagger(tagger, tagger.folder)
     tagging, tagged = tag_laws(laws, tagger, situation_tagger, progress, previous=db_path)

@@ -14,8 +14,11 @@ matched by their words only: their vectors added 0.006 to the ranker's cross-val
 from __future__ import annotations
 
 import csv
+import io
+import re
 import sqlite3
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..embed import DEFAULT_MODEL, content_hash, load_embedder
@@ -29,41 +32,45 @@ MODEL_BATCH = 16  # questions a forward pass: short texts, so more than a law's 
 Progress = Callable[[Iterable, int, str], Iterable]
 
 
-def read_questions(folder: Path, laws: list[Law]) -> list[str]:
+def read_questions(folder: Path, laws: list[Law], books: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Set ``questions`` and ``accounts`` on each law of a book with a file in ``folder`` (in the
     file's order) and return warnings: a law of such a book the file does not list (it was not read
-    yet). Files of books not being built are skipped; an excerpt's copy of a book's law has its
-    book law's. Raises :class:`CorpusError` naming the file and line for a wrong header, a law id
-    that is not a law of that book, a form other than ``question`` or ``account`` (empty only on a
-    law's one empty row), a text over ``MAX_WORDS`` words or listed twice for a law."""
+    yet), and a file named after no source being built nor any of ``books`` (the catalogue's: a
+    misspelt name would lose its lines). Files of books not being built are skipped; an excerpt's
+    copy of a book's law has its book law's. Raises :class:`CorpusError` naming the file and line
+    for a file that is not UTF-8 or not CSV, a wrong header, a row of other than 4 fields (a comma
+    left outside quotes), a text over more than one line (a quote left open), a law id that is not
+    a law of that book, a form other than ``question`` or ``account`` (both empty only on a law's
+    one empty row), a text without a word, with a control character, over ``MAX_WORDS`` words or
+    listed twice for a law (case, spaces and end punctuation aside)."""
     by_id = {law.id: law for law in laws}
     sources = {law.source for law in laws}
     warnings: list[str] = []
-    for path in sorted(folder.glob("*.csv")) if folder.is_dir() else []:
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".csv") if folder.is_dir() else []
+    for path in files:
         if path.stem not in sources:
+            if path.stem not in books:
+                warnings.append(f"{path}: no book or source is named {path.stem!r}: its lines were not read")
             continue
         listed: set[str] = set()
-        with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            if reader.fieldnames != COLUMNS:
-                raise CorpusError(f"{path}:1: the header must be {','.join(COLUMNS)}")
-            for line, row in enumerate(reader, start=2):
-                where = f"{path}:{line}"
-                law = by_id.get(row["law_id"] or "")
-                if law is None or law.source != path.stem:
-                    raise CorpusError(f"{where}: law_id {row['law_id']!r} is not a law of {path.stem}")
-                listed.add(law.id)
-                text, form = " ".join((row["text"] or "").split()), (row["form"] or "").strip()
-                if not text and not form:
-                    continue  # a law with no rule to ask about (a heading, a cross-reference)
-                if form not in FORMS or not text:
-                    raise CorpusError(f"{where}: form must be question or account, with a text "
-                                      f"(both empty on a law's one empty row), not {form!r}")
-                if len(text.split()) > MAX_WORDS:
-                    raise CorpusError(f"{where}: the text has over {MAX_WORDS} words")
-                if text.lower() in (q.lower() for q in [*law.questions, *law.accounts]):
-                    raise CorpusError(f"{where}: {text!r} is listed twice for {law.id}")
-                (law.questions if form == "question" else law.accounts).append(text)
+        for where, row in _rows(path):
+            law = by_id.get(row["law_id"])
+            if law is None or law.source != path.stem:
+                raise CorpusError(f"{where}: law_id {row['law_id']!r} is not a law of {path.stem}")
+            listed.add(law.id)
+            text, form = " ".join(row["text"].split()), row["form"].strip().lower()
+            if not text and not form:
+                continue  # a law with no rule to ask about (a heading, a cross-reference)
+            if form not in FORMS or not text:
+                raise CorpusError(f"{where}: form must be question or account, with a text "
+                                  f"(both empty on a law's one empty row), not {row['form']!r}")
+            if not _WORD.search(text) or any(unicodedata.category(c) == "Cc" for c in text):
+                raise CorpusError(f"{where}: the text must be words, without control characters: {text!r}")
+            if len(text.split()) > MAX_WORDS:
+                raise CorpusError(f"{where}: the text has over {MAX_WORDS} words")
+            if _key(text) in {_key(q) for q in [*law.questions, *law.accounts]}:
+                raise CorpusError(f"{where}: {text!r} is listed twice for {law.id}")
+            (law.questions if form == "question" else law.accounts).append(text)
         unread = [law.id for law in laws if law.source == path.stem and law.id not in listed and not law.witness_of]
         if unread:
             shown = ", ".join(unread[:5]) + (f" and {len(unread) - 5} more" if len(unread) > 5 else "")
@@ -73,6 +80,45 @@ def read_questions(folder: Path, laws: list[Law]) -> list[str]:
             law.questions = list(by_id[law.witness_of].questions)
             law.accounts = list(by_id[law.witness_of].accounts)
     return warnings
+
+
+_WORD = re.compile(r"[^\W_]")
+
+
+def _key(text: str) -> str:
+    """What two lines of one law must not share: their words, case and end punctuation aside."""
+    return re.sub(r"[\s?.!,;:]+$", "", " ".join(text.casefold().split()))
+
+
+def _rows(path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """``("file:line", row)`` for each row of a questions file, every field a string. Raises
+    :class:`CorpusError` for text that is not UTF-8 (a byte-order mark is allowed), broken CSV, a
+    wrong header, a row of other than 4 fields or a field over more than one line."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise CorpusError(f"{path}:{line}: not UTF-8 text (save the file as UTF-8)") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        if header != COLUMNS:
+            raise CorpusError(f"{path}:1: the header must be {','.join(COLUMNS)}")
+        end = reader.line_num
+        for fields in reader:
+            start, end = end + 1, reader.line_num
+            where = f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
+            if not fields:
+                continue  # a blank line
+            if any("\n" in f or "\r" in f for f in fields):
+                raise CorpusError(f"{where}: a field runs over more than one line (a double quote left open?)")
+            if len(fields) != len(COLUMNS):
+                raise CorpusError(f"{where}: {len(fields)} fields, where {len(COLUMNS)} are expected "
+                                  "(a comma inside a text must be within double quotes)")
+            yield where, dict(zip(COLUMNS, fields, strict=True))
+    except csv.Error as e:
+        raise CorpusError(f"{path}:{reader.line_num}: not readable as CSV ({e})") from None
 
 
 def previous_question_vectors(db_path: Path, model: str) -> dict[str, bytes]:

@@ -26,16 +26,15 @@ import json
 import re
 import sqlite3
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .. import vocabulary
-from ..citation import law_label
 from ..embed import load_embedder, one_blas_thread
 from ..text import fold, normalise, stem
 from .cache import per_database
+from .hits import Answer, Hit
 from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
 from .understand import SituationReader, Understood, rewrites, understand
 from .vectors import QuestionIndex, VectorIndex
@@ -60,57 +59,6 @@ _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cardlaws-search")
 
 class QueryError(ValueError):
     """A query that cannot be searched (no words)."""
-
-
-@dataclass
-class Hit:
-    """One ranked law. ``score`` is the fused (or BM25, or cosine) score, higher is better;
-    ``matched`` the query or expansion words found in the law; ``entities`` the entities it shares
-    with the query; ``asked`` the law's plain question nearest the query, when it is near enough
-    (ranked mode)."""
-
-    id: str
-    game: str
-    game_name: str
-    source: str
-    source_title: str
-    number: str
-    kind: str
-    text: str
-    score: float
-    snippet: str
-    matched: list[str] = field(default_factory=list)
-    entities: list[str] = field(default_factory=list)
-    parent_number: str | None = None
-    numbered: bool = True
-    asked: str | None = None
-
-    @property
-    def label(self) -> str:
-        """``Whist law 29 (I)``, ``Poker law 11``, ``Whist etiquette 3``."""
-        return law_label(self.kind, self.id, self.game_name, self.numbered)
-
-    def as_json(self) -> dict:
-        """The contract of ``cardlaws search --json`` (README: "search --json"), plus why it matched."""
-        return {"id": self.id, "game": self.game, "source": self.source, "number": self.number,
-                "score": round(self.score, 6), "snippet": self.snippet, "matched": self.matched,
-                "entities": self.entities, "asked": self.asked}
-
-
-@dataclass
-class Answer:
-    """A query's answer: what it was understood to ask, the laws that answer it, best first, and,
-    when none scores high enough, the ``nearest`` laws offered instead."""
-
-    query: str
-    understood: Understood
-    results: list[Hit]
-    nearest: list[Hit] = field(default_factory=list)
-
-    def as_json(self) -> dict:
-        """The one JSON shape of ``/-/search.json`` and ``cardlaws search --json`` (README)."""
-        return {"query": self.query, "understood": self.understood.as_json(),
-                "results": [h.as_json() for h in self.results], "nearest": [h.as_json() for h in self.nearest]}
 
 
 def words(text: str) -> list[str]:
@@ -419,7 +367,7 @@ class Searcher:
         ids = [law_id for law_id, _ in ranked]
         rows = {r["id"]: r for r in self.conn.execute(
             f"select l.id, l.game, g.name as game_name, l.source, s.title as source_title, l.number, l.kind, "
-            f"l.text, l.entities, c.numbered, p.number as parent_number from laws l join games g on g.slug = l.game "
+            f"l.text, l.entities, l.citation, c.numbered, p.number as parent_number from laws l join games g on g.slug = l.game "
             f"join codes c on c.id = l.code "
             f"join sources s on s.slug = l.source left join laws p on p.id = l.parent "
             f"where l.id in ({','.join('?' * len(ids))})", ids)}
@@ -432,7 +380,7 @@ class Searcher:
             hits.append(Hit(
                 id=law_id, game=r["game"], game_name=r["game_name"], source=r["source"],
                 source_title=r["source_title"], number=r["number"], kind=r["kind"], text=r["text"],
-                parent_number=r["parent_number"], numbered=bool(r["numbered"]),
+                parent_number=r["parent_number"], numbered=bool(r["numbered"]), citation=r["citation"],
                 score=score, snippet=snippet, matched=matched,
                 entities=[e for e in law_entities if e in entities],
             ))
