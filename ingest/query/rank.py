@@ -41,8 +41,8 @@ FEATURES = (
     "clause",            # the law is a clause (a listed case) of another
     "length",            # log(1 + words of the law) / 5
     "undecided",         # the law decides no situation at all (a heading, a definition)
-    "asked_bm25",        # BM25 over the law's plain questions, over the best of the query's list (0: not in it)
-    "asked_rank",        # 1 / (1 + rank / 10) in the list of laws by their questions' words (0: not in it)
+    "asked_bm25",        # BM25 over the law's plain questions and accounts, over the best of the query's list (0: not in it)
+    "asked_rank",        # 1 / (1 + rank / 10) in the list of laws by their questions' and accounts' words (0: not in it)
     "asked_cosine",      # best cosine of the query's vector and the law's plain questions' (0: none)
     "asked_dense_rank",  # 1 / (1 + rank / 10) in the list of laws by their nearest question (0: not in it)
 )
