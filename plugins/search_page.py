@@ -73,7 +73,7 @@ async def search_view(datasette, request):
                 lambda conn: searcher.answer(query, mode=mode, limit=limit, game=game, source=source))
         except QueryError as e:
             error = str(e)
-    elif wants_json:
+    elif wants_json and not error:
         error = "give a query: ?q=…"
     if wants_json:
         if error:

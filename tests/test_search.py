@@ -330,3 +330,10 @@ def test_an_everyday_word_is_not_taken_for_a_card_word_it_begins_with(word):
                                               ("showed", "exposed"), ("skipped", "omit")])
 def test_a_card_word_s_forms_still_bring_the_books_words(word, books_word):
     assert books_word in expand(word)
+
+
+@pytest.mark.parametrize("limit", ["abc", "-1", "100000"])
+async def test_a_bad_limit_is_named_in_the_json_error(books_db, limit):
+    ds = make_datasette(books_db.db_path)
+    response = await ds.client.get(f"/-/search.json?q=dealer&limit={limit}")
+    assert response.status_code == 400 and response.json()["error"] == "limit must be a whole number from 1 to 100"
