@@ -215,3 +215,13 @@ async def test_canned_queries_answer_what_the_books_say(ds):
     assert any(r["family"] == "whist" for r in changed)
     same = await rows("same_number_in_every_book", game="whist", number="1")
     assert same[0]["year"] == 1863 and same[0]["text"].startswith("The rubber is the best of three games")
+
+
+@pytest.mark.parametrize("path", ["/-/search?q=dealer", "/compare", "/compare/revoke", "/-/cite"])
+async def test_every_page_s_footer_names_the_datasette_version(books_db, path):
+    from datasette.version import __version__
+
+    from ingest.query.serve import make_datasette
+
+    html = (await make_datasette(books_db.db_path).client.get(path)).text
+    assert f'title="Datasette v{__version__}"' in html
