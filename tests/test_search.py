@@ -337,3 +337,13 @@ async def test_a_bad_limit_is_named_in_the_json_error(books_db, limit):
     ds = make_datasette(books_db.db_path)
     response = await ds.client.get(f"/-/search.json?q=dealer&limit={limit}")
     assert response.status_code == 400 and response.json()["error"] == "limit must be a whole number from 1 to 100"
+
+
+def test_a_cross_reference_is_never_a_result(searcher, books_conn):
+    # Hoffmann's Auction Bridge prints seven "As in Bridge." lines (laws 1, 3, 5–10 …): they matched
+    # "bridge" best and filled the list, with no rule of their own
+    references = {r[0] for r in books_conn.execute("select id from laws where kind = 'reference'")}
+    assert len(references) == 7
+    for query in ("bridge", "auction bridge misdeal", "asdf"):
+        answer = searcher.answer(query, limit=20)
+        assert not {h.id for h in [*answer.results, *answer.nearest]} & references

@@ -351,7 +351,9 @@ class Searcher:
         asked_dense_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(asked_dense)}
         ids = list(dict.fromkeys([law_id for law_id, _ in dense] + [law_id for law_id, _ in lexical]
                                  + [law_id for law_id, _ in asked_dense] + [law_id for law_id, _ in asked]))
-        ids = [law_id for law_id in ids if law_id in self.index.position]
+        # a cross-reference ("As in Bridge.") has no rule of its own to answer with
+        ids = [law_id for law_id in ids if law_id in self.index.position
+               and self.index.kinds[self.index.position[law_id]] != "reference"]
         rows = [self.index.position[law_id] for law_id in ids]
         cosines = cosine_all[rows].astype(np.float32)
         situation_ids, situation_vectors = self.situation_vectors()
