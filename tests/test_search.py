@@ -216,6 +216,7 @@ def test_the_games_a_query_names(searcher, query, games):
     ("someone led out of turn", "lead-out-of-turn"),
     ("I didn't follow suit", "revoke"),
     ("a card was found face up in the deck", "faced-card-in-pack"),
+    ("dealer accidentally flipped a card", "exposed-card-in-dealing"),  # the README's example
 ])
 def test_the_situations_a_query_describes(searcher, query, situation):
     assert situation in searcher.answer(query).understood.situations
