@@ -91,7 +91,7 @@ async def search_view(datasette, request):
     context = {
         "understood_games": [names.get(g, g) for g in understood.games] if understood else [],
         "understood_situations": [(sit, labels.get(sit, sit)) for sit in understood.situations] if understood else [],
-        "understood_rewrites": understood.rewrites if understood else [],
+        "understood_rewrites": _by_modern_word(understood.rewrites if understood else []),
         "nearest": [{"hit": h, "snippet_html": _mark(h.snippet, h.matched)} for h in nearest],
         "q": query, "game": game, "source": source, "mode": mode, "limit": limit, "error": error,
         "hits": [{"hit": h, "snippet_html": _mark(h.snippet, h.matched)} for h in hits],
@@ -105,3 +105,11 @@ async def search_view(datasette, request):
 @hookimpl
 def register_routes():
     return [(r"^/-/search(\.(?P<format>json))?$", search_view)]
+
+
+def _by_modern_word(rewrites: list[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+    """``(modern word, [the books' words])`` in the order found: each modern word once."""
+    grouped: dict[str, list[str]] = {}
+    for modern, books in rewrites:
+        grouped.setdefault(modern, []).append(books)
+    return list(grouped.items())

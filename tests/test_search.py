@@ -348,3 +348,11 @@ def test_a_cross_reference_is_never_a_result(searcher, books_conn):
     for query in ("bridge", "auction bridge misdeal", "asdf"):
         answer = searcher.answer(query, limit=20)
         assert not {h.id for h in [*answer.results, *answer.nearest]} & references
+
+
+async def test_the_page_names_each_modern_word_once_with_all_the_books_words(books_db):
+    ds = make_datasette(books_db.db_path)
+    html = (await ds.client.get("/-/search?q=dealer+accidentally+flipped+a+card")).text
+    line = html.split('class="understood"')[1].split("</p>")[0]
+    assert line.count("‘flipped’ →") == 1
+    assert "‘exposed’ / ‘expose’ / ‘turned up’ / ‘turn up’ / ‘faced’ / ‘face upwards’" in line  # search_terms.toml's six
