@@ -16,20 +16,19 @@ from __future__ import annotations
 import csv
 import io
 import re
-import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-from ..embed import DEFAULT_MODEL, content_hash, load_embedder
+from ..embed import DEFAULT_MODEL, content_hash
 from ..models import CorpusError, Law, LawVector
+from .vectors import Progress, embed_new
 
 COLUMNS = ["law_id", "form", "text", "opening"]
 FORMS = ("question", "account")
 MAX_WORDS = 40
 BATCH = 512  # questions handed to the model at once (the progress bar moves by as many)
 MODEL_BATCH = 16  # questions a forward pass: short texts, so more than a law's 4 (3,005 questions: 5.7 s against 7.5 s)
-Progress = Callable[[Iterable, int, str], Iterable]
 
 
 def read_questions(folder: Path, laws: list[Law], books: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -121,18 +120,6 @@ def _rows(path: Path) -> Iterator[tuple[str, dict[str, str]]]:
         raise CorpusError(f"{path}:{reader.line_num}: not readable as CSV ({e})") from None
 
 
-def previous_question_vectors(db_path: Path, model: str) -> dict[str, bytes]:
-    """Content hash → vector bytes of the questions in the database at ``db_path`` (none when it is
-    missing, unreadable or has no ``law_questions``)."""
-    if not db_path.exists():
-        return {}
-    try:
-        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as old:
-            return dict(old.execute("select content_hash, vector from law_questions where model = ?", [model]))
-    except sqlite3.Error:
-        return {}
-
-
 def embed_questions(laws: list[Law], previous: Path, progress: Progress,
                     model: str = DEFAULT_MODEL) -> tuple[dict[tuple[str, int], LawVector], int]:
     """A :class:`LawVector` for each question of each law (not an excerpt's copy), by (law id,
@@ -140,14 +127,6 @@ def embed_questions(laws: list[Law], previous: Path, progress: Progress,
     the database at ``previous``). Vectors are float32, 384 values for the default model."""
     texts = {(law.id, n): q for law in laws if not law.witness_of for n, q in enumerate(law.questions)}
     hashes = {key: content_hash(f"question: {q}", model) for key, q in texts.items()}
-    known = previous_question_vectors(previous, model)
-    todo = sorted({h: key for key, h in hashes.items() if h not in known}.items(), key=lambda hk: len(texts[hk[1]]))
-    if todo:
-        embedder = load_embedder(model)
-        for n, _ in enumerate(progress(todo, len(todo), "Embedding questions")):
-            if n % BATCH == 0:
-                batch = todo[n : n + BATCH]
-                vectors = embedder.encode([texts[key] for _, key in batch], batch_size=MODEL_BATCH)
-                for (h, _), vec in zip(batch, vectors, strict=True):
-                    known[h] = vec.astype("float32").tobytes()
-    return {key: LawVector(model, h, known[h]) for key, h in hashes.items()}, len(todo)
+    known, computed = embed_new({hashes[key]: q for key, q in texts.items()}, previous, "law_questions", progress,
+                                "Embedding questions", model, BATCH, MODEL_BATCH)
+    return {key: LawVector(model, h, known[h]) for key, h in hashes.items()}, len(computed)
