@@ -45,6 +45,7 @@ FEATURES = (
     "asked_rank",        # 1 / (1 + rank / 10) in the list of laws by their questions' and accounts' words (0: not in it)
     "asked_cosine",      # best cosine of the query's vector and the law's plain questions' (0: none)
     "asked_dense_rank",  # 1 / (1 + rank / 10) in the list of laws by their nearest question (0: not in it)
+    "adapted_cosine",    # cosine of the query's vector mapped by the query adapter (ingest/query/adapter.py) and the law's
 )
 
 
@@ -175,11 +176,12 @@ def _rank_features(ids: list[str], ranked: dict[str, tuple[int, float]]) -> tupl
 
 
 def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[str, tuple[int, float]],
-             cosines: np.ndarray, q: QueryContext, facts: LawFacts, questions: AskedLists) -> np.ndarray:
+             cosines: np.ndarray, q: QueryContext, facts: LawFacts, questions: AskedLists,
+             adapted: np.ndarray) -> np.ndarray:
     """``(len(ids), len(FEATURES))`` float32 for candidate laws ``ids``. ``lexical`` and ``dense``
     map a law to its (0-based rank, score) in each list; ``cosines`` is each candidate's cosine with
-    the query; ``questions`` the lists by the laws' plain questions. Every law of ``ids`` is a law of
-    ``facts``' database."""
+    the query, ``adapted`` with the query's adapted vector; ``questions`` the lists by the laws' plain
+    questions. Every law of ``ids`` is a law of ``facts``' database."""
     n = len(ids)
     out = np.zeros((n, len(FEATURES)), dtype=np.float32)
     if not n:
@@ -221,4 +223,5 @@ def features(ids: list[str], lexical: dict[str, tuple[int, float]], dense: dict[
     out[:, 15], out[:, 16] = _rank_features(ids, questions.lexical)
     out[:, 17] = questions.cosines
     out[:, 18] = _rank_features(ids, questions.dense)[1]
+    out[:, 19] = adapted
     return out

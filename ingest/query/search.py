@@ -33,6 +33,7 @@ import numpy as np
 from .. import vocabulary
 from ..embed import load_embedder, one_blas_thread
 from ..text import fold, normalise, stem
+from .adapter import AdapterError, QueryAdapter
 from .cache import per_database
 from .hits import Answer, Hit
 from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
@@ -132,10 +133,15 @@ class Searcher:
         for law_id, row in (self.index.position.items() if self.index is not None else ()):
             for w in {stem(w) for w in words(fold(self.facts.text[law_id]))}:
                 self._law_words.setdefault(w, []).append(row)
+        # the ranked mode needs both; without either it says why, and the other modes work
+        self.ranker: Ranker | None = None
+        self.adapter: QueryAdapter | None = None
+        self.not_ranked = ""
         try:
-            self.ranker: Ranker | None = Ranker.load()
-        except RankerError:
-            self.ranker = None  # the ranked mode says so; the other modes work
+            self.adapter = QueryAdapter.load(self.model) if self.model else None
+            self.ranker = Ranker.load()
+        except (RankerError, AdapterError) as e:
+            self.not_ranked = str(e)
         self._reader: SituationReader | None = None
         self._situation_vectors: tuple[list[str], np.ndarray] | None = None
 
@@ -257,8 +263,8 @@ class Searcher:
             raise QueryError(f"source: no such source with laws (sources: {', '.join(sorted(self.sources))})")
         if mode in ("dense", "ranked") and self.index is None:
             raise QueryError("this database has no law vectors: build it again (cardlaws build)")
-        if mode == "ranked" and self.ranker is None:
-            raise QueryError("the ranker is not installed (ingest/data/ranker.npz): use mode=hybrid")
+        if mode == "ranked" and (self.ranker is None or self.adapter is None):
+            raise QueryError(f"the ranked mode is not available ({self.not_ranked}): use mode=hybrid")
         # the query's vector is computed in another thread (numpy releases the GIL) while this one
         # reads the query's words, entities and situations (spaCy) and runs its full-text searches
         vector = _POOL.submit(self.query_vector, query) if mode == "ranked" else None
@@ -361,7 +367,8 @@ class Searcher:
                                family_games=understood.family_games, situations=understood.situations,
                                situation_cosines=dict(zip(situation_ids, (situation_vectors @ vector).tolist(), strict=True)))
         asked_lists = AskedLists(asked_at, asked_dense_at, question_all[rows])
-        return ids, features(ids, lexical_at, dense_at, cosines, context, self.facts, asked_lists), named
+        adapted = (self.index.matrix[rows] @ self.adapter.adapt(vector)).astype(np.float32)
+        return ids, features(ids, lexical_at, dense_at, cosines, context, self.facts, asked_lists, adapted), named
 
     def _hits(self, ranked, terms, entities) -> list[Hit]:
         if not ranked:
