@@ -12,7 +12,8 @@ Sample A (seed 1) chose M1; sample B (seed 2, sample A's laws excluded) was draw
 frozen and measured it. Both then served to choose M4 (so neither measures M4); sample C (seed 3,
 the laws of A and B excluded) is drawn after M4 is frozen and measures it; with A and B it chose
 M5's threshold, and sample D (seed 4, the laws of A, B and C excluded: M4's full top 5, so both are
-measured) is drawn after M5 is frozen. A sampled law is a law
+measured) is drawn after M5 is frozen; sample E (seed 5, the laws of A–D excluded: M4's and M6's full
+top 5 pooled) is drawn after M6 and M7 are frozen. A sampled law is a law
 or clause of a catalogued book (not a seed excerpt, ``003_…``; not an excerpt's copy) of 8 words
 or more.
 
@@ -29,8 +30,11 @@ The methods (each gives 5 laws of another code than the law's own, best first):
   vectors (stemmed; a clause's words include its law's) is below 0.05;
 - ``M5``: M4's top 5, only those scoring 0.70 or more (``SHOWN``; set on samples A, B and C): a
   law may have fewer than 5 parallels, or none;
+- ``M6``: M4 plus 0.20 times the cosine of the two laws' plain questions (the mean vector of each
+  law's questions, ``corpus/questions``; set on samples A–D);
+- ``M7``: M6's top 5, only those scoring 0.80 or more (as many shown over the nine books as M5);
 - ``built``: the ``parallels`` table of the database (the frozen method, as the build made it:
-  M5 since sample D, M4 since sample C, M1 before; ``ingest/build/link.py``).
+  M7 since sample E, M5 since sample D, M4 since sample C, M1 before; ``ingest/build/link.py``).
 
 Judgments: ``same`` (the same rule: same situation and the same or an equivalent ruling),
 ``related`` (same situation, a different ruling, or a rule that partly overlaps), ``no``.
@@ -60,22 +64,25 @@ from pathlib import Path
 
 import numpy as np
 
-from ingest.build.link import with_context, word_vectors  # the build's word vectors, for M4
+from ingest.build.link import asked_vectors, with_context, word_vectors  # the build's, for M4 and M6
 
 ROOT = Path(__file__).resolve().parent.parent
 DB = ROOT / "db" / "cardlaws.db"
-SEEDS = {"a": 1, "b": 2, "c": 3, "d": 4}
+SEEDS = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
 SIZE = 100
 TOP = 5
 MIN_WORDS = 8
 SEED_SOURCE = re.compile(r"^\d{3}_")
-METHODS = ("M0", "M1", "M2", "M3", "M4", "M5")
+METHODS = ("M0", "M1", "M2", "M3", "M4", "M5", "M6", "M7")
 # M1/M3 weights, set before judging
 BONUS, REMEDY_BONUS, PENALTY = 0.10, 0.05, 0.10
 # M4 (set on samples A and B): M1 minus UNLIKE when the word vectors' cosine is below WORDS
 UNLIKE, WORDS = 0.10, 0.05
 # M5 (set on samples A, B and C, before sample D was drawn): M4's top 5, only those scoring SHOWN or more
 SHOWN = 0.70
+# M6 (set on samples A–D, before sample E was drawn): M4 plus ASKED times the cosine of the two laws'
+# plain questions; M7: M6's top 5, only those scoring SHOWN_M7 or more (the build's method since)
+ASKED, SHOWN_M7 = 0.20, 0.80
 
 
 @dataclass
@@ -87,6 +94,7 @@ class Corpus:
     remedies: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     clauses: dict[str, list[str]] = field(default_factory=dict)
     words: np.ndarray | None = None  # tf-idf word vectors, rows as ``ids``
+    asked: np.ndarray | None = None  # mean vectors of the laws' plain questions (0 for none), rows as ``ids``
 
 
 def load(db: Path) -> Corpus:
@@ -100,6 +108,8 @@ def load(db: Path) -> Corpus:
     c = Corpus(ids, meta, matrix)
     c.words = word_vectors([with_context(meta[i]["text"], meta[meta[i]["parent"]]["text"] if meta[i]["parent"] else None)
                             for i in ids])
+    mean = asked_vectors({(law_id, n): v for n, (law_id, v) in enumerate(conn.execute("select law_id, vector from law_questions"))})
+    c.asked = np.stack([mean.get(i, np.zeros(matrix.shape[1], dtype=np.float32)) for i in ids])
     for law_id, parent in ((i, m["parent"]) for i, m in meta.items()):
         if parent:
             c.clauses.setdefault(parent, []).append(law_id)
@@ -159,7 +169,7 @@ def rank(c: Corpus, law_id: str, method: str) -> list[str]:
     for j, other in enumerate(c.ids):
         theirs = c.situations.get(other, set())
         shared = mine & theirs
-        if method in ("M1", "M3", "M4", "M5"):
+        if method in ("M1", "M3", "M4", "M5", "M6", "M7"):
             if shared:
                 score[j] += BONUS
                 if {r for r in c.remedies.get(law_id, set()) if r[0] in shared} & c.remedies.get(other, set()):
@@ -168,12 +178,15 @@ def rank(c: Corpus, law_id: str, method: str) -> list[str]:
                 score[j] -= PENALTY
         elif method == "M2" and shared:
             score[j] += 10.0  # those deciding a shared situation first
-    if method in ("M4", "M5"):
+    if method in ("M4", "M5", "M6", "M7"):
         score -= UNLIKE * (c.words @ c.words[i] < WORDS)
+    if method in ("M6", "M7"):
+        score += ASKED * (c.asked @ c.asked[i])
     score = np.where(keep, score, -np.inf)
     out, per_code = [], defaultdict(int)
     for j in np.argsort(-score, kind="stable"):
-        if not np.isfinite(score[j]) or len(out) == TOP or (method == "M5" and score[j] < SHOWN):
+        if (not np.isfinite(score[j]) or len(out) == TOP or (method == "M5" and score[j] < SHOWN)
+                or (method == "M7" and score[j] < SHOWN_M7)):
             break
         if method == "M3" and per_code[code[j]] == 2:
             continue
@@ -222,8 +235,8 @@ def cmd_draw(args) -> None:
 
 
 RULES = """Each numbered section below is one law of a card-game code (its id, its game and its full text;
-a law that lists cases is shown with them: "(a) …"). Under it are 5 candidate laws from other games
-or other codes, in no particular order. For each candidate, decide:
+a law that lists cases is shown with them: "(a) …"). Under it are candidate laws from other games
+or other codes (5 or more), in no particular order. For each candidate, decide:
 
 - **same**: the same rule: the same situation and the same or an equivalent ruling, in another code
   or game (the wording may differ; "a fresh cut" and "reshuffle and cut again" are equivalent; a

@@ -3,7 +3,7 @@
     python benchmarks/train_ranker.py [--db PATH] [--save]
 
 The candidates of each training query (tests/search/queries.jsonl, graded in qrels.tsv; the
-held-out test set in tests/search/test7/ is never read here) get the features of
+held-out test set in tests/search/test8/ is never read here) get the features of
 :mod:`ingest.query.rank`; a pairwise logistic regression (scikit-learn) learns which of two laws
 of one query is graded higher. Cross-validation: the queries are split into 5 folds; each fold is
 ranked by a model fitted on the other four and scored with ir-measures (nDCG@10, R@20, MRR), per
@@ -31,7 +31,7 @@ from sklearn.model_selection import KFold
 
 from ingest.query.rank import FEATURES, MODEL, Ranker, training_hash
 from ingest.query.search import RRF_K, Searcher, normalise, words
-from ingest.query.understand import understand
+from ingest.query.understand import understand, without_game_names
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "search"
 FILES = [HERE / "queries.jsonl", HERE / "qrels.tsv", HERE / "nonsense.txt"]
@@ -55,9 +55,10 @@ def nonsense(path: Path) -> list[str]:
 def candidate_features(searcher: Searcher, text: str) -> tuple[list[str], np.ndarray, bool]:
     """(candidate ids, features, whether the query was understood to name anything)."""
     query = normalise(text)
-    ws, extra, entities = searcher.query_terms(query)
+    searched = without_game_names(query)  # as Searcher.answer does in the ranked mode
+    ws, extra, entities = searcher.query_terms(searched)
     understood = understand(query, words(query), searcher.reader)
-    ids, x, _ = searcher.candidates(query, ws, extra, entities, understood, {"game": None, "source": None, "kind": None})
+    ids, x, _ = searcher.candidates(searched, ws, extra, entities, understood, {"game": None, "source": None, "kind": None})
     return ids, x, searcher.understood_anything(understood, entities, extra) or searcher.in_the_books(ws)
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from ingest.build.link import SHOWN, word_vectors
+from ingest.build.link import SHOWN, asked_vectors, word_vectors
 from ingest.query.serve import make_datasette
 from ingest.text import stem
 
@@ -57,6 +58,12 @@ def test_a_law_s_parallels_are_at_most_five_laws_of_other_codes_scoring_enough(c
     # Bézique 63: missing cards found on the floor, the deal stands; American Auction 39: the pack is not
     # incorrect when missing cards are found below the table
     ("hoffmann-hoyles-games-modernized-1909/bezique/63", ["foster-complete-hoyle-1914/auction-bridge/39"]),
+    # Bézique 2: "Each player has a right to shuffle the pack. The dealer has the right of shuffling
+    # last." ~ Auction 29 and Elwell's Bridge 28: "Each player has the right to shuffle subsequently.
+    # The dealer has the right to shuffle last" (the bridge laws begin with the dealer's partner
+    # collecting the cards, so their words meet less; their plain questions meet: M6, sample E)
+    ("hoffmann-hoyles-games-modernized-1909/bezique/2", ["foster-complete-hoyle-1914/auction-bridge/29",
+                                                         "elwell-bridge-axioms-and-laws-1907/bridge/28"]),
 ])
 def test_a_counterpart_read_in_the_books_is_among_the_top_five(conn, law_id, counterparts):
     assert set(counterparts) <= set(top(conn, law_id))
@@ -70,7 +77,14 @@ def test_laws_that_share_almost_no_word_are_not_parallels(conn):
     assert not {"hoffmann-hoyles-games-modernized-1909/whist/67", "hoffmann-hoyles-games-modernized-1909/bridge/83",
                 "foster-complete-hoyle-1914/english-whist/64"} & set(top(conn, "enquire-within-upon-everything-1894/cribbage/xviii"))
     methods = {r[0] for r in conn.execute("select distinct method from parallels")}
-    assert methods == {"embedding+situations+words"}
+    assert methods == {"embedding+situations+words+questions"}
+
+
+def test_a_law_s_questions_are_one_unit_vector_their_mean():
+    one, two = np.array([1, 0, 0], dtype=np.float32), np.array([0, 1, 0], dtype=np.float32)
+    asked = asked_vectors({("a", 0): one.tobytes(), ("a", 1): two.tobytes(), ("b", 0): two.tobytes()})
+    assert set(asked) == {"a", "b"}
+    assert np.allclose(asked["a"], np.array([1, 1, 0]) / np.sqrt(2)) and np.allclose(asked["b"], two)
 
 
 def test_word_vectors_stem_and_weigh_words_by_rarity():
@@ -114,16 +128,19 @@ def test_sample_a_is_judged_and_samples_b_and_c_are_a_frozen_method_s_top_five()
     a = read("sample-a.jsonl")
     assert len({r["law"] for r in a}) == 100 and {r["judgment"] for r in a} == {"same", "related", "no"}
     earlier = {r["law"] for r in a}
-    # C: M4, drawn after it was frozen; D: M4's full top 5, drawn after M5 (M4 above SHOWN) was frozen
-    for name in ("sample-b-to-judge.jsonl", "sample-c-to-judge.jsonl", "sample-d-to-judge.jsonl"):
+    # C: M4, drawn after it was frozen; D: M4's full top 5, drawn after M5 (M4 above SHOWN) was frozen;
+    # E: M4's and M6's full top 5 pooled (569 pairs), drawn after M6 and M7 were frozen
+    for name in ("sample-b-to-judge.jsonl", "sample-c-to-judge.jsonl", "sample-d-to-judge.jsonl", "sample-e-to-judge.jsonl"):
         rows = read(name)
         laws = {r["law"] for r in rows}
-        assert len(laws) == 100 and len(rows) == 500 and not laws & earlier, name
+        assert len(laws) == 100 and len(rows) >= 500 and not laws & earlier, name
         assert {r["judgment"] for r in rows} == {""} and set(rows[0]) == {"law", "candidate", "judgment"}
+        assert len({(r["law"], r["candidate"]) for r in rows}) == len(rows), name
         earlier |= laws
-    drawn = [(r["law"], r["candidate"]) for r in read("sample-d-to-judge.jsonl")]
-    for name in ("sample-d-judge1.jsonl", "sample-d-judge2.jsonl"):  # judged in full, apart
-        rows = read(name)
-        assert [(r["law"], r["candidate"]) for r in rows if not r.get("added")] == drawn
-        assert {r["judgment"] for r in rows} == {"same", "related", "no"}
-        assert {r["judgment"] for r in rows if r.get("added")} == {"same"}
+    for sample in "de":
+        drawn = [(r["law"], r["candidate"]) for r in read(f"sample-{sample}-to-judge.jsonl")]
+        for name in (f"sample-{sample}-judge1.jsonl", f"sample-{sample}-judge2.jsonl"):  # judged in full, apart
+            rows = read(name)
+            assert [(r["law"], r["candidate"]) for r in rows if not r.get("added")] == drawn
+            assert {r["judgment"] for r in rows} == {"same", "related", "no"}
+            assert {r["judgment"] for r in rows if r.get("added")} == {"same"}

@@ -21,7 +21,16 @@ from ..situations import SituationTagger
 from ..tag import Tagger
 from .annotations import final_tags, read_annotations
 from .catalog import BookEntry, footnotes, load_catalog
-from .link import attach_footnotes, cross_references, link_excerpts, parallels, resolver_for, ruling_citations, short_citations
+from .link import (
+    asked_vectors,
+    attach_footnotes,
+    cross_references,
+    link_excerpts,
+    parallels,
+    resolver_for,
+    ruling_citations,
+    short_citations,
+)
 from .load import Corpus, write_database
 from .lock import build_lock
 from .questions import embed_questions, read_questions
@@ -181,7 +190,8 @@ def _build(
     by_id = {law.id: law for law in laws}
     decides = {i: {t.situation for t in tags if t.grade == "decides" and t.remedy is None} for i, tags in reviewed.items()}
     remedies = {i: {(t.situation, t.remedy) for t in tags if t.remedy} for i, tags in reviewed.items()}
-    links.parallels = parallels({i: v.vector for i, v in vectors.items()}, by_id, decides, remedies)
+    links.parallels = parallels({i: v.vector for i, v in vectors.items()}, by_id, decides, remedies,
+                                asked_vectors({key: v.vector for key, v in questions.items()}))
     final_tags(laws, reviewed, vectors, SituationModel.load())  # reviewed, else proposed
 
     # load

@@ -37,7 +37,7 @@ from .adapter import AdapterError, QueryAdapter
 from .cache import per_database
 from .hits import Answer, Hit
 from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
-from .understand import SituationReader, Understood, rewrites, understand
+from .understand import SituationReader, Understood, rewrites, understand, without_game_names
 from .vectors import QuestionIndex, VectorIndex
 
 MODES = ("ranked", "hybrid", "lexical", "dense")
@@ -267,12 +267,15 @@ class Searcher:
             raise QueryError(f"the ranked mode is not available ({self.not_ranked}): use mode=hybrid")
         # the query's vector is computed in another thread (numpy releases the GIL) while this one
         # reads the query's words, entities and situations (spaCy) and runs its full-text searches
-        vector = _POOL.submit(self.query_vector, query) if mode == "ranked" else None
-        ws, extra, entities = self.query_terms(query)
+        # the ranked mode searches what is asked of the games a query names, their names set aside
+        # (they rank those games' laws first); the other modes search the query's every word
+        searched = without_game_names(query) if mode == "ranked" else query
+        vector = _POOL.submit(self.query_vector, searched) if mode == "ranked" else None
+        ws, extra, entities = self.query_terms(searched)
         understood = understand(query, words(query), self.reader)
         filters = {"game": game, "source": source, "kind": kind}
         if mode == "ranked":
-            ids, x, _ = self.candidates(query, ws, extra, entities, understood, filters, vector=vector)
+            ids, x, _ = self.candidates(searched, ws, extra, entities, understood, filters, vector=vector)
             scores = self.ranker.score(x) if len(ids) else np.zeros(0)
             order = np.argsort(-scores, kind="stable")
             ranked = [(ids[i], float(scores[i])) for i in order]
