@@ -3,7 +3,7 @@
     python benchmarks/train_ranker.py [--db PATH] [--save]
 
 The candidates of each training query (tests/search/queries.jsonl, graded in qrels.tsv; the
-held-out test set in tests/search/test8/ is never read here) get the features of
+held-out test set in tests/search/test9/ is never read here) get the features of
 :mod:`ingest.query.rank`; a pairwise logistic regression (scikit-learn) learns which of two laws
 of one query is graded higher. Cross-validation: the queries are split into 5 folds; each fold is
 ranked by a model fitted on the other four and scored with ir-measures (nDCG@10, R@20, MRR), per
@@ -59,7 +59,8 @@ def candidate_features(searcher: Searcher, text: str) -> tuple[list[str], np.nda
     ws, extra, entities = searcher.query_terms(searched)
     understood = understand(query, words(query), searcher.reader)
     ids, x, _ = searcher.candidates(searched, ws, extra, entities, understood, {"game": None, "source": None, "kind": None})
-    return ids, x, searcher.understood_anything(understood, entities, extra) or searcher.in_the_books(ws)
+    return ids, x, (searcher.understood_anything(understood, entities, extra) or searcher.in_the_books(ws)
+                    or bool(searcher.books_own_words(ws)))
 
 
 def pairs(x: np.ndarray, grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -39,6 +39,7 @@ class Corpus:
     vectors: dict[str, LawVector] = field(default_factory=dict)
     tagging: dict[str, str] = field(default_factory=dict)  # law id → its tagging key (ingest.build.tagging)
     questions: dict[tuple[str, int], LawVector] = field(default_factory=dict)  # (law id, n) → a question's vector
+    book_words: dict[str, float | None] = field(default_factory=dict)  # stem → English log probability (ingest.build.words)
 
 
 def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
@@ -100,6 +101,7 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
                              "content_hash": v.content_hash if v else None, "vector": v.vector if v else None}
                             for law in laws if not law.witness_of for n, q in enumerate(law.questions)
                             for v in [corpus.questions.get((law.id, n))])
+    yield "book_words", ({"stem": w, "english_logprob": p} for w, p in sorted(corpus.book_words.items()))
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
 

@@ -39,6 +39,7 @@ from .rulings import markdown_ruling, split_rulings
 from .segment import overlaps, segment, uncovered
 from .tagging import tag_laws
 from .vectors import embed_laws
+from .words import english_logprobs
 
 Progress = Callable[[Iterable, int, str], Iterable]
 
@@ -171,6 +172,7 @@ def _build(
     tagging, tagged = tag_laws(laws, tagger, situation_tagger, progress, previous=db_path)
     vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
     questions, embedded_questions = embed_questions(laws, db_path, progress) if embed else ({}, 0)
+    book_words = english_logprobs(laws, db_path)
     reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
     warnings += review_warnings
 
@@ -196,7 +198,7 @@ def _build(
 
     # load
     corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors, tagging,
-                    questions)
+                    questions, book_words)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)

@@ -95,6 +95,7 @@ TABLES: dict[str, Table] = {
         {"law_id": str, "n": int, "question": str, "model": str, "content_hash": str, "vector": bytes},
         pk=("law_id", "n"), foreign_keys=(("law_id", "laws", "id"),),
     ),
+    "book_words": Table({"stem": str, "english_logprob": float}, pk="stem"),
     "law_embeddings": Table(
         {"law_id": str, "model": str, "content_hash": str, "vector": bytes}, pk="law_id",
         foreign_keys=(("law_id", "laws", "id"),),
