@@ -57,7 +57,8 @@ def _previous(db: Path) -> dict[str, float | None]:
 def english_logprobs(laws: Iterable[Law], previous: Path) -> dict[str, float | None]:
     """Stem → the highest English log probability among the stem and its printed forms (None when
     no English list holds any), for every word the laws print. Reuses the database at ``previous``
-    when it holds every stem (a rebuild reads no English table: about 0.5–0.9 s saved)."""
+    when it holds every stem (a rebuild reads no English table: about 0.5–0.9 s saved; a stem keeps
+    the value first computed for it, even if a book added later prints a commoner form of it)."""
     forms = printed_forms(laws)
     known = _previous(previous)
     if forms.keys() <= known.keys():
