@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import re
 import sqlite3
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -33,13 +32,14 @@ import numpy as np
 
 from .. import vocabulary
 from ..embed import load_embedder, one_blas_thread
-from ..text import fold, normalise, stem
+from ..text import normalise
 from .adapter import AdapterError, QueryAdapter
 from .cache import per_database
 from .hits import Answer, Hit
 from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
 from .understand import SituationReader, Understood, rewrites, understand, without_game_names
 from .vectors import QuestionIndex, VectorIndex
+from .wording import BooksWords
 
 MODES = ("ranked", "hybrid", "lexical", "dense")
 NEAREST = 3
@@ -47,13 +47,6 @@ PER_GAME = 30
 RRF_K = 60
 CANDIDATES = 100
 COMMON_SHARE = 0.25
-IN_THE_BOOKS = 3  # laws a word must be printed in for a query of such words to be always answered
-# a query holding one word of the books this much commoner in the laws than in English is answered
-# (:meth:`Searcher.books_own_words`): "cards" (printed in 54 % of the laws; English log probability
-# −9.0) 8.4, "tierce" 12.8, "deciding" 8.2; "won" 6.2, "rules" 4.5, "wine" (taken for "win") 5.2.
-# Chosen on the 459 training queries and 114 nonsense queries: unanswered 16 → 4, nonsense answered
-# 1 → 2 (7.0 to 8.0 alike; 6.5 answered one more nonsense query)
-KEYNESS = 7.5
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_WORDS = 40
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -136,13 +129,8 @@ class Searcher:
         self.sources = {r[0] for r in self.conn.execute("select distinct source from laws")}
         self.law_count = self.conn.execute("select count(*) from laws").fetchone()[0]
         self.facts = LawFacts(self.conn)
-        self._law_words: dict[str, list[int]] = {}  # a word's light stem (accents folded) → rows of the laws printing it
-        has = self.conn.execute("select 1 from sqlite_master where name = 'book_words'").fetchone()
-        # a printed word's stem → its English log probability (None: in no English list), ingest.build.words
-        self._english = dict(self.conn.execute("select stem, english_logprob from book_words")) if has else {}
-        for law_id, row in (self.index.position.items() if self.index is not None else ()):
-            for w in {stem(w) for w in words(fold(self.facts.text[law_id]))}:
-                self._law_words.setdefault(w, []).append(row)
+        self.wording = BooksWords(self.conn, ((row, self.facts.text[law_id]) for law_id, row in
+                                              (self.index.position.items() if self.index is not None else ())), words)
         # the ranked mode needs both; without either it says why, and the other modes work
         self.ranker: Ranker | None = None
         self.adapter: QueryAdapter | None = None
@@ -325,43 +313,19 @@ class Searcher:
         return bool(understood.games or entities or extra)
 
     def in_the_books(self, ws: list[str], game=None, source=None, kind=None) -> bool:
-        """Whether every word of the query (less the common words) is printed, in some form (its
-        light stem, :func:`ingest.text.stem`; accents aside), in at least ``IN_THE_BOOKS`` laws (of
-        the game, source or kind the search is filtered to): "deal", "picked", "misere" and
-        "vorhand" are; "hi", "government", "election" (2 laws) and "how long to boil an egg" ("boil":
-        none) are not. Such a query is always answered. Not FTS5's Porter stems: "his" is "hi" and
-        "election" is "elect" to them."""
-        keep = self.index.mask(game, source, kind) if self.index is not None else None
-        for w in ws:
-            rows = self._law_words.get(stem(fold(w.lower())), ())
-            if keep is not None:
-                rows = [r for r in rows if keep[r]]
-            if len(rows) < IN_THE_BOOKS:
-                return False
-        return bool(ws)
+        """Whether every word of the query (less the common words) is printed, in some form, in a
+        few laws of those searched (:meth:`BooksWords.in_the_books`): such a query is always answered."""
+        return self.wording.in_the_books(ws, self.index.mask(game, source, kind) if self.index is not None else None)
 
     def books_own_words(self, ws: list[str], game=None, source=None, kind=None) -> list[str]:
-        """The words of ``ws`` that are the books' own: their keyness, the natural log of the share
-        of the laws searched that print the word (by light stem, accents aside) less the log of its
-        probability in English (the highest among the stem and the forms the books print, as the
-        build stored it; a word in no English list counts as 1e-9), is ``KEYNESS`` or more. A query
-        holding one is always answered: it asks in the books' terms ("tierce", "a player threw away
-        cards …") even when nothing in it is in the vocabulary. Empty for a database without
-        ``book_words`` (built before schema version 7)."""
-        keep = self.index.mask(game, source, kind) if self.index is not None else None
-        total = len(self.index.ids) if keep is None else int(keep.sum())
-        out = []
-        for w in ws:
-            s = stem(fold(w.lower()))
-            rows = self._law_words.get(s, ())
-            if keep is not None:
-                rows = [r for r in rows if keep[r]]
-            if not rows or not total or s not in self._english:
-                continue
-            english = self._english[s] if self._english[s] is not None else math.log(1e-9)
-            if math.log(len(rows) / total) - english >= KEYNESS:
-                out.append(w)
-        return out
+        """The words of the query far commoner in the laws searched than in English
+        (:meth:`BooksWords.own_words`): a query holding one is always answered, as it asks in the
+        books' terms ("tierce", "a player threw away cards …") even when nothing in it is in the
+        vocabulary."""
+        if self.index is None:
+            return []
+        keep = self.index.mask(game, source, kind)
+        return self.wording.own_words(ws, keep, len(self.index.ids) if keep is None else int(keep.sum()))
 
     def query_vector(self, query: str) -> np.ndarray:
         """The query's sentence vector (384 float32, unit length)."""
