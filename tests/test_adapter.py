@@ -31,6 +31,30 @@ def test_an_adapter_for_another_model_or_no_file_is_refused(tmp_path):
         QueryAdapter.load(DEFAULT_MODEL, tmp_path / "missing.npz")
 
 
+@pytest.mark.parametrize("damage", ["truncated", "empty", "no trained_on", "meta a list", "not square", "not finite"])
+def test_a_damaged_adapter_file_is_refused_with_what_to_do(tmp_path, damage):
+    good = (CORPUS.parent / "ingest" / "data" / "query_adapter.npz").read_bytes()
+    path = tmp_path / "a.npz"
+    meta = {"model": DEFAULT_MODEL, "trained_on": "x"}
+    matrix = np.eye(4, dtype=np.float16)
+    if damage == "truncated":
+        path.write_bytes(good[: len(good) // 2])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:
+        if damage == "no trained_on":
+            meta = {"model": DEFAULT_MODEL}
+        elif damage == "meta a list":
+            meta = [DEFAULT_MODEL]
+        elif damage == "not square":
+            matrix = np.ones((4, 3), dtype=np.float16)
+        else:
+            matrix = np.full((4, 4), np.nan, dtype=np.float16)
+        np.savez(path, matrix=matrix, meta=np.array(json.dumps(meta)))
+    with pytest.raises(AdapterError, match="restore the file from the repository"):
+        QueryAdapter.load(DEFAULT_MODEL, path)
+
+
 def test_an_adapted_vector_has_unit_length():
     adapter = QueryAdapter(np.diag(np.arange(1, 5, dtype=np.float32)), DEFAULT_MODEL, "x")
     out = adapter.adapt(np.array([1, 1, 0, 0], dtype=np.float32))
@@ -56,3 +80,4 @@ def test_the_adapted_query_is_nearer_the_law_that_decides_it(books_db, query, la
         return int((cosines > cosines[row]).sum())
 
     assert laws_nearer(searcher.adapter.adapt(vector)) < laws_nearer(vector)
+

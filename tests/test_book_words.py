@@ -47,6 +47,15 @@ def test_a_rebuild_takes_the_probabilities_from_the_previous_database(tmp_path):
     assert english_logprobs([law("Dealer cards trump")], previous)["dealer"] < -10  # a new word: read again
 
 
+def test_a_previous_table_with_a_value_that_is_no_number_is_computed_again(tmp_path):
+    previous = tmp_path / "previous.db"
+    with sqlite3.connect(previous) as conn:
+        conn.execute("create table book_words (stem text primary key, english_logprob real)")
+        conn.executemany("insert into book_words values (?, ?)", [("dealer", "abc"), ("card", -1.0)])
+    got = english_logprobs([law("Dealer cards")], previous)
+    assert got["card"] != -1.0 and isinstance(got["dealer"], float) and got["dealer"] < -10
+
+
 @pytest.mark.parametrize("query", [
     "tierce",  # Cavendish's Piquet 63 and the piquet laws on sequences
     "quint",
@@ -61,6 +70,8 @@ def test_a_query_in_the_books_terms_is_answered_without_a_vocabulary_word(search
     ("parking rules near the town hall", None),  # "rules" is printed, but English's word too
     ("who won the world cup in 1966", None),
     ("tierce", "poker"),  # piquet's word, not the poker laws'
+    # "remedy" is the books' word, but "home", "sore" and "throat" are not all printed: not the books'
+    ("home remedy for a sore throat", None),
 ])
 def test_a_query_about_anything_else_has_none_of_the_books_own_words(searcher, query, game):
     assert searcher.books_own_words(query.split(), game=game) == []

@@ -1,5 +1,6 @@
-"""Reliability: a database of another schema is refused with a message saying to rebuild it; two
-builds of one database at once take turns and leave it whole; `corpus fetch` says which books are
+"""Reliability: a database of another schema is refused with a message saying to rebuild it; a
+build never replaces a file that is not a Card Laws database; two builds of one database at once
+take turns and leave it whole; `corpus fetch` says which books are
 not the catalogued copy."""
 
 from __future__ import annotations
@@ -50,6 +51,29 @@ def test_a_database_of_another_schema_is_refused(old_db, args):
 def test_datasette_refuses_it_too(old_db):
     with pytest.raises(SchemaError, match="rebuild it"):
         make_datasette(old_db)
+
+
+@pytest.mark.parametrize("kind", ["notes", "another application's database"])
+def test_a_build_never_replaces_a_file_that_is_not_a_card_laws_database(tmp_path, kind):
+    db = tmp_path / "x.db"
+    if kind == "notes":
+        db.write_text("my important notes\n")
+        message = f"{db}: not an SQLite database"
+    else:
+        with sqlite3.connect(db) as conn:
+            conn.execute("create table customers (name text)")
+        message = f"{db}: another application's database (tables: customers)"
+    before = db.read_bytes()
+    result = CliRunner().invoke(main, ["build", "--corpus", str(SEEDS), "--db", str(db)])
+    assert result.exit_code == 1 and message in result.output and "left as it is" in result.output, result.output
+    assert db.read_bytes() == before
+
+
+def test_an_empty_file_or_a_card_laws_database_is_rebuilt(tmp_path, seed_db):
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    assert CliRunner().invoke(main, ["build", "--corpus", str(SEEDS), "--db", str(empty)]).exit_code == 0
+    assert sqlite3.connect(empty).execute("select count(*) from laws").fetchone()[0] == 46
 
 
 def test_two_builds_at_once_take_turns_and_leave_the_database_whole(tmp_path):

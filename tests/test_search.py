@@ -17,6 +17,7 @@ from ingest.cli import main
 from ingest.paths import SEEDS
 from ingest.query.search import QueryError, Searcher, expand
 from ingest.query.serve import make_datasette
+from ingest.query.understand import without_game_names
 from ingest.tag import Tagger
 
 
@@ -233,6 +234,17 @@ def test_the_games_a_query_names(searcher, query, games):
 ])
 def test_the_situations_a_query_describes(searcher, query, situation):
     assert situation in searcher.answer(query).understood.situations
+
+
+@pytest.mark.parametrize("query, rest", [
+    ("ÉCARTÉ: the dealer didn't turn up a card", "the dealer didn't turn up a card"),
+    ("Skat's revoke", "revoke"),
+    ("piquet au cent: carte blanche", "carte blanche"),
+    ("skat", "skat"),  # a game alone is searched as it is
+    ("the dealer turned up a card", "the dealer turned up a card"),  # no game named
+])
+def test_the_ranked_mode_searches_a_query_with_the_games_it_names_set_aside(query, rest):
+    assert without_game_names(query) == rest
 
 
 def test_a_named_game_ranks_its_laws_first(searcher):

@@ -9,6 +9,7 @@ previous database as it was.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -91,6 +92,33 @@ def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segm
     return out, warnings
 
 
+def refuse_foreign(db_path: Path) -> None:
+    """Raise :class:`CorpusError` when the file at ``db_path`` holds something a build must not
+    replace: a file that is not an SQLite database (notes, a text), or another application's
+    database (tables, none of them ``laws``). A missing or empty file, a Card Laws database of any
+    version, or a damaged one (an SQLite file whose tables cannot be read) may be replaced."""
+    try:
+        with open(db_path, "rb") as f:
+            header = f.read(16)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise CorpusError(f"{db_path}: cannot be read ({e.strerror}); choose another --db") from None
+    if not header:
+        return
+    if header != b"SQLite format 3\x00":
+        raise CorpusError(f"{db_path}: not an SQLite database; a build would replace it, so it was left as it is: "
+                          "move it away or choose another --db")
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+            tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    except sqlite3.DatabaseError:
+        return  # damaged: nothing to keep
+    if tables and "laws" not in tables:
+        raise CorpusError(f"{db_path}: another application's database (tables: {', '.join(sorted(tables)[:5])}); "
+                          "a build would replace it, so it was left as it is: move it away or choose another --db")
+
+
 def build(
     corpus_dirs: list[Path],
     db_path: Path,
@@ -133,6 +161,7 @@ def _build(
     questions_dir: Path | None = None,
 ) -> BuildReport:
     t0 = time.perf_counter()
+    refuse_foreign(db_path)
     games = vocabulary.games()
     warnings: list[str] = []
 

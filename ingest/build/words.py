@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import re
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..models import Law
+from ..models import CorpusError, Law
 from ..text import fold, stem
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
@@ -37,21 +38,31 @@ def printed_forms(laws: Iterable[Law]) -> dict[str, set[str]]:
 
 
 def _lexeme_probabilities() -> dict[str, float]:
-    import spacy_lookups_data
+    """spaCy's English lexeme probabilities. Raises :class:`CorpusError` naming the file when it
+    cannot be read (spacy-lookups-data missing or damaged)."""
+    try:
+        import spacy_lookups_data
 
-    path = Path(spacy_lookups_data.__file__).parent / "data" / "en_lexeme_prob.json.gz"
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        return json.load(f)
+        path = Path(spacy_lookups_data.__file__).parent / "data" / "en_lexeme_prob.json.gz"
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    except (ImportError, OSError, ValueError, EOFError) as e:
+        raise CorpusError(f"spaCy's English lexeme table (spacy-lookups-data, en_lexeme_prob.json.gz) cannot be "
+                          f"read: {e}; reinstall it: pip install --force-reinstall spacy-lookups-data") from None
 
 
 def _previous(db: Path) -> dict[str, float | None]:
+    """The previous database's ``book_words``, if it has that table and every value is a finite
+    number or NULL (else nothing: the values are computed again)."""
     if not db.exists():
         return {}
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return dict(conn.execute("select stem, english_logprob from book_words"))
+            rows = dict(conn.execute("select stem, english_logprob from book_words"))
     except sqlite3.Error:  # an older database, or not one of ours
         return {}
+    ok = all(v is None or (isinstance(v, float) and math.isfinite(v)) for v in rows.values())
+    return rows if ok else {}
 
 
 def english_logprobs(laws: Iterable[Law], previous: Path) -> dict[str, float | None]:

@@ -56,13 +56,17 @@ class QueryAdapter:
     def load(cls, model: str, path: Path = ADAPTER) -> QueryAdapter:
         """The adapter for vectors of embedding ``model``. Raises :class:`AdapterError` when the file
         is missing or unreadable, or was fitted for another model."""
+        again = ("restore the file from the repository (git checkout -- ingest/data/query_adapter.npz) or fit it "
+                 "with benchmarks/train_adapter.py --save, then benchmarks/train_ranker.py --save")
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 matrix = data["matrix"].astype(np.float32)
-        except (OSError, KeyError, ValueError) as e:
-            raise AdapterError(f"{path}: cannot be read ({e}); fit it with benchmarks/train_adapter.py --save") from None
-        if meta.get("model") != model:
-            raise AdapterError(f"{path}: fitted for the vectors of {meta.get('model')!r}, not {model!r}; "
-                               "fit it again with benchmarks/train_adapter.py --save")
-        return cls(matrix, meta["model"], meta["trained_on"])
+            fitted_for, trained_on = meta["model"], str(meta["trained_on"])
+        except Exception as e:  # noqa: BLE001 - a damaged file fails in many ways (zip, EOF, JSON, keys)
+            raise AdapterError(f"{path}: cannot be read ({type(e).__name__}: {e}); {again}") from None
+        if fitted_for != model:
+            raise AdapterError(f"{path}: fitted for the vectors of {fitted_for!r}, not {model!r}; {again}")
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or not np.isfinite(matrix).all():
+            raise AdapterError(f"{path}: not a square matrix of finite numbers (shape {matrix.shape}); {again}")
+        return cls(matrix, fitted_for, trained_on)
