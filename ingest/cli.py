@@ -184,6 +184,16 @@ def build_command(corpus: tuple[Path, ...], questions_dir: Path | None, db_path:
     _run_build(corpus, db_path, cache, verbose, questions_dir)
 
 
+# a folder of copies of the books where the team keeps them, beside the clone: `serve` takes the
+# books from it on a first build when no --mirror or CARDLAWS_MIRROR is given (as the tests do)
+SIBLING_MIRROR = paths.PROJECT_ROOT.parent / "shared" / "corpus"
+
+def first_build_mirror(mirror: Path | None) -> Path | None:
+    """Where a first ``serve`` takes the books from: ``mirror`` (--mirror or $CARDLAWS_MIRROR) if
+    given, else :data:`SIBLING_MIRROR` when that folder exists, else None (download them)."""
+    return mirror if mirror is not None else (SIBLING_MIRROR if SIBLING_MIRROR.is_dir() else None)
+
+
 MIRROR_OPTION = click.option(
     "--mirror", type=click.Path(file_okay=False, exists=True, path_type=Path), envvar="CARDLAWS_MIRROR",
     help="Copy the books from this folder (<slug>.txt files) instead of downloading them "
@@ -211,6 +221,7 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
         from .build.catalog import load_catalog
         from .build.fetch import CACHE, fetch_books
 
+        mirror = first_build_mirror(mirror)
         click.echo(f"{db_path} does not exist yet: getting the books from {books_origin(mirror)} and building it first.",
                    err=True)
         report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress,
@@ -219,7 +230,8 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
             reason = next(iter(report.failed.values()))
             click.secho(
                 f"Could not get {len(report.failed)} of the books ({reason}); serving what there is. "
-                "Use --mirror DIR or 'cardlaws corpus fetch' later.", fg="yellow", err=True,
+                "To add them: 'cardlaws corpus fetch' (or 'cardlaws corpus fetch --mirror DIR' from a folder of "
+                "copies), then 'cardlaws build'.", fg="yellow", err=True,
             )
         _run_build((), db_path, cache)
     import uvicorn

@@ -109,3 +109,18 @@ def test_offline_gives_up_after_the_first_unreachable_book(tmp_path):
     report = fetch_books(books, tmp_path, backoff=0.01, retries=2, give_up_offline=True)
     assert report.offline and set(report.failed) == {"a", "b", "c"}
     assert report.failed["b"].startswith("not tried: ")
+
+
+
+def test_a_first_serve_takes_the_books_from_the_team_s_folder_beside_the_clone(tmp_path, monkeypatch):
+    from ingest import cli
+
+    # the team's layout: shared/ beside the clone (main/), as the tests read it too
+    assert cli.SIBLING_MIRROR == cli.paths.PROJECT_ROOT.parent / "shared" / "corpus"
+    named, beside = tmp_path / "copies", tmp_path / "shared" / "corpus"
+    named.mkdir()
+    monkeypatch.setattr(cli, "SIBLING_MIRROR", beside)
+    assert cli.first_build_mirror(None) is None  # no copies beside: download
+    beside.mkdir(parents=True)
+    assert cli.first_build_mirror(None) == beside
+    assert cli.first_build_mirror(named) == named  # --mirror or $CARDLAWS_MIRROR first
