@@ -284,7 +284,8 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
         click.echo("Understood: " + " · ".join(said), err=True)
     hits = answer.results
     if not hits:
-        click.echo("No law answers this query." + (" The nearest laws:" if answer.nearest else ""), err=True)
+        # on stdout too: piped or redirected, the nearest laws must not read as answers
+        click.echo("No law answers this query." + (" The nearest laws, not answers:" if answer.nearest else ""))
         hits = answer.nearest
     for i, h in enumerate(hits, start=1):
         click.echo(f"{i:2}. {h.label} — {h.source_title}  [{h.id}]")

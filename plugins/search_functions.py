@@ -14,7 +14,7 @@ from pathlib import Path
 
 from datasette import hookimpl
 
-from ingest.query.search import QueryError, searcher_for
+from ingest.query.search import ModeUnavailable, QueryError, searcher_for
 from ingest.query.serve import DATABASE_NAME
 
 
@@ -33,6 +33,8 @@ def prepare_connection(conn, database, datasette):
     def search_laws(query, limit=10):
         try:
             hits = searcher_for(path).search(str(query or ""), limit=_limit(limit, 10))
+        except ModeUnavailable:
+            raise  # an SQL error saying why, not an empty list that reads as "no law"
         except QueryError:
             return "[]"
         return json.dumps([{"id": h.id, "score": round(h.score, 6)} for h in hits])

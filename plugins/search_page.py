@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from ingest import vocabulary
 from ingest.query.cache import per_database
-from ingest.query.search import MODES, QueryError, searcher_for, term_stem
+from ingest.query.search import MODES, ModeUnavailable, QueryError, searcher_for, term_stem
 from ingest.query.serve import DATABASE_NAME
 from ingest.text import fold, normalise_value
 
@@ -57,7 +57,7 @@ async def search_view(datasette, request):
     source = normalise_value(args.get("source") or "").strip() or None
     mode = args.get("mode") or "ranked"
     wants_json = request.url_vars.get("format") == "json"
-    error, answer = None, None
+    error, answer, status = None, None, 400
     try:
         limit = int(args.get("limit") or 20)
         if not 1 <= limit <= 100:
@@ -71,13 +71,13 @@ async def search_view(datasette, request):
         try:
             answer = await datasette.get_database(DATABASE_NAME).execute_fn(
                 lambda conn: searcher.answer(query, mode=mode, limit=limit, game=game, source=source))
-        except QueryError as e:
-            error = str(e)
+        except QueryError as e:  # the query's fault (400), or the installation's (503)
+            error, status = str(e), 503 if isinstance(e, ModeUnavailable) else 400
     elif wants_json and not error:
         error = "give a query: ?q=…"
     if wants_json:
         if error:
-            return Response.json({"ok": False, "error": error}, status=400)
+            return Response.json({"ok": False, "error": error}, status=status)
         return Response.json(answer.as_json())
     hits = answer.results if answer else []
     nearest = answer.nearest if answer else []
@@ -99,7 +99,7 @@ async def search_view(datasette, request):
         "modes": MODES, "metadata": datasette.metadata(),
     }
     return Response.html(await datasette.render_template("search.html", context, request=request),
-                         status=400 if error else 200)
+                         status=status if error else 200)
 
 
 @hookimpl

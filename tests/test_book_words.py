@@ -76,3 +76,4 @@ def test_a_query_in_the_books_terms_is_answered_without_a_vocabulary_word(search
 def test_a_query_about_anything_else_has_none_of_the_books_own_words(searcher, query, game):
     assert searcher.books_own_words(query.split(), game=game) == []
     assert searcher.answer(query, game=game).results == []
+

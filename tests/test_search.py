@@ -304,6 +304,12 @@ async def test_the_page_says_what_it_understood_and_when_nothing_answers(books_d
     assert (await ds.client.get("/-/search.json?q=cheapest+flights+to+Lisbon")).json()["results"] == []
 
 
+def test_the_command_line_says_on_stdout_that_the_nearest_laws_are_no_answers(books_db):
+    result = CliRunner().invoke(main, ["search", "cheapest flights to Lisbon", "--db", str(books_db.db_path)])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("No law answers this query. The nearest laws, not answers:\n 1. ")
+
+
 def test_the_ranker_was_fitted_on_the_judged_queries_as_they_are():
     # refit with: python benchmarks/train_ranker.py --save
     from ingest.query.rank import FEATURES, Ranker, training_hash
@@ -381,3 +387,14 @@ async def test_the_page_names_each_modern_word_once_with_all_the_books_words(boo
     line = html.split('class="understood"')[1].split("</p>")[0]
     assert line.count("‘flipped’ →") == 1
     assert "‘exposed’ / ‘expose’ / ‘turned up’ / ‘turn up’ / ‘faced’ / ‘face upwards’" in line  # search_terms.toml's six
+
+
+async def test_a_mode_the_installation_cannot_run_is_the_server_s_fault_not_the_query_s(tmp_path, tagger):
+    db = tmp_path / "novectors.db"
+    build([SEEDS], db, tagger=tagger, embed=False)  # no law vectors: the ranked mode cannot run
+    ds = make_datasette(db)
+    response = await ds.client.get("/-/search.json?q=misdeal")
+    assert response.status_code == 503 and "no law vectors" in response.json()["error"]
+    assert (await ds.client.get("/-/search.json?q=misdeal&mode=lexical")).status_code == 200
+    rows = await ds.client.get("/cardlaws.json", params={"sql": "select search_laws('misdeal', 3) as r", "_shape": "array"})
+    assert rows.status_code == 400 and rows.json()["error"] == "user-defined function raised exception"  # not "[]"

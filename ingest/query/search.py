@@ -62,6 +62,11 @@ class QueryError(ValueError):
     """A query that cannot be searched (no words)."""
 
 
+class ModeUnavailable(QueryError):
+    """The mode asked for cannot run on this installation (the ranker's or the adapter's file is
+    missing or damaged; a database without vectors): the server's fault, not the query's."""
+
+
 def words(text: str) -> list[str]:
     """Lower-case words of a query, without possessive or negative endings (``King's`` → ``king``,
     ``wasn't`` → ``was``)."""
@@ -260,9 +265,9 @@ class Searcher:
         if source and source not in self.sources:
             raise QueryError(f"source: no such source with laws (sources: {', '.join(sorted(self.sources))})")
         if mode in ("dense", "ranked") and self.index is None:
-            raise QueryError("this database has no law vectors: build it again (cardlaws build)")
+            raise ModeUnavailable("this database has no law vectors: build it again (cardlaws build)")
         if mode == "ranked" and (self.ranker is None or self.adapter is None):
-            raise QueryError(f"the ranked mode is not available ({self.not_ranked}): use mode=hybrid")
+            raise ModeUnavailable(f"the ranked mode is not available ({self.not_ranked}): use the hybrid mode (--mode hybrid; mode=hybrid on the site)")
         # the query's vector is computed in another thread (numpy releases the GIL) while this one
         # reads the query's words, entities and situations (spaCy) and runs its full-text searches
         # the ranked mode searches what is asked of the games a query names, their names set aside
