@@ -247,6 +247,18 @@ def test_the_ranked_mode_searches_a_query_with_the_games_it_names_set_aside(quer
     assert without_game_names(query) == rest
 
 
+@pytest.mark.parametrize("query, game", [("skat", "skat"), ("BRIDGE!", "bridge"), ("Écarté", "ecarte")])
+def test_a_query_of_a_game_s_name_alone_gives_that_game_s_laws(searcher, query, game):
+    hits = searcher.search(query, limit=10)
+    assert len(hits) == 10 and {h.game for h in hits} == {game}
+
+
+def test_a_game_no_book_gives_the_laws_of_is_no_free_pass(searcher):
+    # Napoleon (nap) is in the vocabulary of games, but none of the books gives its laws
+    answer = searcher.answer("napoleon")
+    assert answer.understood.games == ["nap"] and answer.results == [] and answer.nearest
+
+
 def test_a_named_game_ranks_its_laws_first(searcher):
     # Hoffmann's Écarté law 10 and Enquire Within's vii are the écarté laws on turning up the trump
     hits = searcher.search("the trump card was not turned up at écarté", limit=5)

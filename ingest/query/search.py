@@ -282,6 +282,9 @@ class Searcher:
             scores = self.ranker.score(x) if len(ids) else np.zeros(0)
             order = np.argsort(-scores, kind="stable")
             ranked = [(ids[i], float(scores[i])) for i in order]
+            named = [g for g in understood.games if g in self.games]
+            if named and searched == query:  # a query of game names alone ("skat"): their laws first
+                ranked.sort(key=lambda hit: self.facts.game[hit[0]] not in named)
             terms = [*ws, *extra]
             if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
                     and not self.in_the_books(ws, **filters) and not self.books_own_words(ws, **filters)):
@@ -309,13 +312,13 @@ class Searcher:
             ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         return Answer(query, understood, self._hits(ranked[:limit], [*ws, *extra], entities))
 
-    @staticmethod
-    def understood_anything(understood: Understood, entities: list[str], extra: list[str]) -> bool:
-        """Whether the query names a game, a card-law entity or a modern word the vocabulary knows:
-        such a query is always answered. A situation recognised alone does not count: its asked
+    def understood_anything(self, understood: Understood, entities: list[str], extra: list[str]) -> bool:
+        """Whether the query names a game the books have laws of ("napoleon" is a game the
+        vocabulary knows, but no book here gives its laws), a card-law entity or a modern word the
+        vocabulary knows: such a query is always answered. A situation recognised alone does not count: its asked
         phrases hold everyday words ("symptoms of vitamin D deficiency" would be the deficiency of
         a hand), so such a query is answered only when its best law scores above the threshold."""
-        return bool(understood.games or entities or extra)
+        return bool([g for g in understood.games if g in self.games] or entities or extra)
 
     def in_the_books(self, ws: list[str], game=None, source=None, kind=None) -> bool:
         """Whether every word of the query (less the common words) is printed, in some form, in a
