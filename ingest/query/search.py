@@ -267,7 +267,8 @@ class Searcher:
         if mode in ("dense", "ranked") and self.index is None:
             raise ModeUnavailable("this database has no law vectors: build it again (cardlaws build)")
         if mode == "ranked" and (self.ranker is None or self.adapter is None):
-            raise ModeUnavailable(f"the ranked mode is not available ({self.not_ranked}): use the hybrid mode (--mode hybrid; mode=hybrid on the site)")
+            raise ModeUnavailable(f"the ranked mode is not available ({self.not_ranked}): "
+                                  "use the hybrid mode (--mode hybrid; mode=hybrid on the site)")
         # the query's vector is computed in another thread (numpy releases the GIL) while this one
         # reads the query's words, entities and situations (spaCy) and runs its full-text searches
         # the ranked mode searches what is asked of the games a query names, their names set aside
@@ -315,9 +316,10 @@ class Searcher:
     def understood_anything(self, understood: Understood, entities: list[str], extra: list[str]) -> bool:
         """Whether the query names a game the books have laws of ("napoleon" is a game the
         vocabulary knows, but no book here gives its laws), a card-law entity or a modern word the
-        vocabulary knows: such a query is always answered. A situation recognised alone does not count: its asked
-        phrases hold everyday words ("symptoms of vitamin D deficiency" would be the deficiency of
-        a hand), so such a query is answered only when its best law scores above the threshold."""
+        vocabulary knows: such a query is always answered. A situation recognised alone does not
+        count: its asked phrases hold everyday words ("symptoms of vitamin D deficiency" would be
+        the deficiency of a hand), so such a query is answered only when its best law scores above
+        the threshold."""
         return bool([g for g in understood.games if g in self.games] or entities or extra)
 
     def in_the_books(self, ws: list[str], game=None, source=None, kind=None) -> bool:
