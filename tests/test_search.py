@@ -241,13 +241,15 @@ def test_the_situations_a_query_describes(searcher, query, situation):
     ("Skat's revoke", "revoke"),
     ("piquet au cent: carte blanche", "carte blanche"),
     ("skat", "skat"),  # a game alone is searched as it is
+    ("the rules of skat", "the rules of skat"),  # so is a game with words that ask nothing more
     ("the dealer turned up a card", "the dealer turned up a card"),  # no game named
 ])
 def test_the_ranked_mode_searches_a_query_with_the_games_it_names_set_aside(query, rest):
     assert without_game_names(query) == rest
 
 
-@pytest.mark.parametrize("query, game", [("skat", "skat"), ("BRIDGE!", "bridge"), ("Écarté", "ecarte")])
+@pytest.mark.parametrize("query, game", [("skat", "skat"), ("BRIDGE!", "bridge"), ("Écarté", "ecarte"),
+                                         ("the rules of skat", "skat"), ("how to play piquet", "piquet")])
 def test_a_query_of_a_game_s_name_alone_gives_that_game_s_laws(searcher, query, game):
     hits = searcher.search(query, limit=10)
     assert len(hits) == 10 and {h.game for h in hits} == {game}

@@ -101,12 +101,15 @@ def games_named(query: str) -> list[str]:
 
 
 _TOKEN_RE = re.compile(r"[^\W_]+")
+# words that ask nothing of a game's laws beside its name: "skat rules", "the laws of écarté",
+# "how to play piquet" ask for the game's laws themselves
+_ONLY_THE_GAME = frozenset(["a", "an", "the", "of", "in", "at", "for", "to", "how", "play", "playing", "game", "games", "rule", "rules", "law", "laws", "official"])
 
 
 def without_game_names(query: str) -> str:
     """What a query asks once the games it names are set aside: the query as typed with the names
     (and a possessive "'s" after one) taken out, or the query itself when it names games only
-    ("skat") or none: "ÉCARTÉ: the dealer didn't turn up a card" → "the dealer didn't turn up a
+    ("skat", "the rules of skat") or none: "ÉCARTÉ: the dealer didn't turn up a card" → "the dealer didn't turn up a
     card". "skat revoke" asks "revoke" of skat's laws: the word "skat" would also find every law on
     the skat (the two cards laid aside), and a query's vector leans to the game's words rather than
     the situation. Searching the rest and ranking the named game's laws first lifted the
@@ -135,7 +138,7 @@ def without_game_names(query: str) -> str:
         parts.append(query[last:start])
         last = end
     rest = " ".join(("".join(parts) + query[last:]).split()).strip(" :;,.-–—!?")
-    return rest if _key(rest) else query
+    return rest if set(_key(rest).split()) - _ONLY_THE_GAME else query
 
 
 def family_games(games: list[str]) -> list[str]:
