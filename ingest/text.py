@@ -192,3 +192,13 @@ def stem(word: str) -> str:
     elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         word = word[:-1]
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def letter_words(text: str) -> list[str]:
+    """The words of ``text`` as runs of letters (digits and punctuation split them), accents
+    folded, lower case: what the build compares laws by (:func:`ingest.build.link.word_vectors`)
+    and counts as the books' words (:mod:`ingest.build.words`)."""
+    return _LETTERS.findall(fold(text).lower())

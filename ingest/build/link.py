@@ -21,7 +21,7 @@ from ..citation import law_label, short_candidates
 from ..cite import CitableCode, CitableLaw, CitableSource, Resolver
 from ..cite.find import ORDINALS
 from ..models import CrossReference, Document, Law, Parallel, Ruling, RulingCitation, Segmentation
-from ..text import fold, stem
+from ..text import letter_words, stem
 from .segment.notes import FOOTNOTE_RE
 
 
@@ -232,14 +232,11 @@ def with_context(text: str, parent_text: str | None) -> str:
     return f"{parent_text} {text}" if parent_text else text
 
 
-_WORD_RE = re.compile(r"[^\W\d_]+")
-
-
 def word_vectors(texts: list[str]) -> np.ndarray:
     """One row per text: the tf-idf vector of its stemmed words (accents folded), unit length, with
     term weight (1 + log tf) · log(N / df) over ``texts``; a word every text has weighs nothing, so no
     list of common words is needed."""
-    docs = [[stem(w) for w in _WORD_RE.findall(fold(t).lower())] for t in texts]
+    docs = [[stem(w) for w in letter_words(t)] for t in texts]
     vocab = {w: k for k, w in enumerate(sorted({w for d in docs for w in d}))}
     out = np.zeros((len(docs), len(vocab)), dtype=np.float32)
     for row, d in enumerate(docs):

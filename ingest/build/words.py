@@ -15,15 +15,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import re
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..models import CorpusError, Law
-from ..text import fold, stem
-
-_WORD_RE = re.compile(r"[^\W\d_]+")
+from ..text import letter_words, stem
 
 
 def printed_forms(laws: Iterable[Law]) -> dict[str, set[str]]:
@@ -32,7 +29,7 @@ def printed_forms(laws: Iterable[Law]) -> dict[str, set[str]]:
     for law in laws:
         if law.witness_of:
             continue
-        for word in set(_WORD_RE.findall(fold(law.text).lower())):
+        for word in set(letter_words(law.text)):
             forms.setdefault(stem(word), set()).add(word)
     return forms
 

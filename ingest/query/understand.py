@@ -73,72 +73,57 @@ def game_names() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in names.items()}
 
 
-def _read_names(query: str) -> tuple[list[tuple[int, str]], list[str]]:
-    """(each game named, with the position of its name; the query's other words), reading the
-    query's folded words left to right, the longest name first where names overlap."""
-    words = _key(query).split()
-    found: list[tuple[int, str]] = []
-    rest: list[str] = []
+_TOKEN_RE = re.compile(r"[^\W_]+")
+# words that ask nothing of a game's laws beside its name: "skat rules", "the laws of écarté",
+# "how to play piquet" ask for the game's laws themselves
+_ONLY_THE_GAME = frozenset(["a", "an", "the", "of", "in", "at", "for", "to", "how", "play", "playing",
+                            "game", "games", "rule", "rules", "law", "laws", "official"])
+
+
+def _names(query: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    """``(start, end, game slugs)`` of each game name in ``query`` (character offsets), reading its
+    words (accents folded, any case) left to right, the longest name first where names overlap."""
+    tokens = [m for m in _TOKEN_RE.finditer(query) if _key(m.group())]
+    keys = [_key(m.group()) for m in tokens]
     names = game_names()
     longest = max((len(k.split()) for k in names), default=1)
+    found: list[tuple[int, int, tuple[str, ...]]] = []
     i = 0
-    while i < len(words):
-        for n in range(min(longest, len(words) - i), 0, -1):
-            games = names.get(" ".join(words[i : i + n]))
+    while i < len(keys):
+        for n in range(min(longest, len(keys) - i), 0, -1):
+            games = names.get(" ".join(keys[i : i + n]))
             if games:
-                found += [(i, g) for g in games]
+                found.append((tokens[i].start(), tokens[i + n - 1].end(), games))
                 i += n
                 break
         else:
-            rest.append(words[i])
             i += 1
-    return found, rest
+    return found
 
 
 def games_named(query: str) -> list[str]:
     """Game slugs the query names, longest names first where they overlap, in query order."""
-    return list(dict.fromkeys(g for _, g in sorted(_read_names(query)[0])))
-
-
-_TOKEN_RE = re.compile(r"[^\W_]+")
-# words that ask nothing of a game's laws beside its name: "skat rules", "the laws of écarté",
-# "how to play piquet" ask for the game's laws themselves
-_ONLY_THE_GAME = frozenset(["a", "an", "the", "of", "in", "at", "for", "to", "how", "play", "playing", "game", "games", "rule", "rules", "law", "laws", "official"])
+    return list(dict.fromkeys(g for _, _, games in _names(query) for g in games))
 
 
 def without_game_names(query: str) -> str:
     """What a query asks once the games it names are set aside: the query as typed with the names
     (and a possessive "'s" after one) taken out, or the query itself when it names games only
-    ("skat", "the rules of skat") or none: "ÉCARTÉ: the dealer didn't turn up a card" → "the dealer didn't turn up a
-    card". "skat revoke" asks "revoke" of skat's laws: the word "skat" would also find every law on
-    the skat (the two cards laid aside), and a query's vector leans to the game's words rather than
-    the situation. Searching the rest and ranking the named game's laws first lifted the
-    cross-validated nDCG@10 of the 127 training queries naming a game from 0.686 to 0.751 (all
-    419: 0.723 to 0.743)."""
-    tokens = [m for m in _TOKEN_RE.finditer(query) if _key(m.group())]
-    keys = [_key(m.group()) for m in tokens]
-    names = game_names()
-    longest = max((len(k.split()) for k in names), default=1)
-    cut: list[tuple[int, int]] = []
-    i = 0
-    while i < len(keys):
-        for n in range(min(longest, len(keys) - i), 0, -1):
-            if " ".join(keys[i : i + n]) in names:
-                end = tokens[i + n - 1].end()
-                possessive = re.match(r"['’]s\b", query[end:])
-                cut.append((tokens[i].start(), end + (possessive.end() if possessive else 0)))
-                i += n
-                break
-        else:
-            i += 1
-    if not cut:
+    ("skat", "the rules of skat") or none: "ÉCARTÉ: the dealer didn't turn up a card" → "the
+    dealer didn't turn up a card". "skat revoke" asks "revoke" of skat's laws: the word "skat"
+    would also find every law on the skat (the two cards laid aside), and a query's vector leans
+    to the game's words rather than the situation. Searching the rest and ranking the named game's
+    laws first lifted the cross-validated nDCG@10 of the 127 training queries naming a game from
+    0.686 to 0.751 (all 419: 0.723 to 0.743)."""
+    rest, last = [], 0
+    for start, end, _ in _names(query):
+        possessive = re.match(r"['’]s\b", query[end:])
+        rest.append(query[last:start])
+        last = end + (possessive.end() if possessive else 0)
+    if not last:
         return query
-    parts, last = [], 0
-    for start, end in cut:
-        parts.append(query[last:start])
-        last = end
-    rest = " ".join(("".join(parts) + query[last:]).split()).strip(" :;,.-–—!?")
-    return rest if set(_key(rest).split()) - _ONLY_THE_GAME else query
+    rest_text = " ".join(("".join(rest) + query[last:]).split()).strip(" :;,.-–—!?")
+    return rest_text if set(_key(rest_text).split()) - _ONLY_THE_GAME else query
 
 
 def family_games(games: list[str]) -> list[str]:
