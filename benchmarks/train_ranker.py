@@ -11,7 +11,12 @@ query type, against reciprocal rank fusion of the same candidates (the ``hybrid`
 
 The threshold under which a list is not answered is the best score of the nonsense queries of
 tests/search/nonsense.txt plus a margin of a tenth of the spread of the training queries' best
-scores. With --save, the model fitted on every training query is written to
+scores. The topic classifier (``Ranker.about_cards``: is a query asked about card play at all?) is
+a logistic regression over query vectors: the training queries and the laws' plain questions and
+accounts (corpus/questions, as the database stores their vectors) against the nonsense queries and
+the everyday queries of tests/search/everyday.txt; its threshold is the least probability at which
+no more than :data:`TOPIC_FALSE` of those other queries are taken for card-law queries in 5-fold
+cross-validation. With --save, the model fitted on every training query is written to
 ingest/data/ranker.npz with the hash of the files it was fitted on.
 """
 
@@ -29,12 +34,17 @@ from ir_measures import MRR, R, nDCG
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
 
+from ingest.embed import load_embedder
 from ingest.query.rank import FEATURES, MODEL, Ranker, training_hash
 from ingest.query.search import RRF_K, Searcher, normalise, words
 from ingest.query.understand import understand, without_game_names
 
-HERE = Path(__file__).resolve().parent.parent / "tests" / "search"
-FILES = [HERE / "queries.jsonl", HERE / "qrels.tsv", HERE / "nonsense.txt"]
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "tests" / "search"
+FILES = [HERE / "queries.jsonl", HERE / "qrels.tsv", HERE / "nonsense.txt", HERE / "everyday.txt",
+         *sorted((ROOT / "corpus" / "questions").glob("*.csv"))]
+TOPIC_C = 3.0  # the topic classifier's inverse penalty (scikit-learn's C)
+TOPIC_FALSE = 0.01  # share of other queries the topic classifier may take for card-law queries (cross-validated)
 MEASURES = [nDCG @ 10, R @ 20, MRR]
 
 
@@ -95,6 +105,30 @@ def rrf(x: np.ndarray) -> np.ndarray:
     return sum(1.0 / (RRF_K + 1 + r) for r in ranks)
 
 
+def fit_topic(cards: np.ndarray, questions: np.ndarray, others: np.ndarray) -> tuple[np.ndarray, float, float, str]:
+    """The topic classifier: (weights, bias, threshold, a line reporting its cross-validation).
+    ``cards``: the training queries' vectors; ``questions``: the laws' plain questions' (always
+    fitted on); ``others``: the nonsense and everyday queries' vectors."""
+    from sklearn.model_selection import StratifiedKFold
+
+    x, y = np.vstack([cards, others]), np.concatenate([np.ones(len(cards)), np.zeros(len(others))])
+
+    def model(rows):
+        return LogisticRegression(C=TOPIC_C, class_weight="balanced", max_iter=5000).fit(
+            np.vstack([x[rows], questions]), np.concatenate([y[rows], np.ones(len(questions))]))
+
+    p = np.zeros(len(y))
+    for train, test in StratifiedKFold(5, shuffle=True, random_state=13).split(x, y):
+        p[test] = model(train).predict_proba(x[test])[:, 1]
+    grid = np.round(np.arange(0.50, 0.996, 0.01), 2)
+    threshold = next((float(t) for t in grid if np.mean(p[y == 0] >= t) <= TOPIC_FALSE), float(grid[-1]))
+    line = (f"topic classifier (5-fold): at threshold {threshold:.2f}, training queries taken as card-law "
+            f"{np.mean(p[y == 1] >= threshold):.3f}, other queries {np.mean(p[y == 0] >= threshold):.3f} "
+            f"({int(np.sum(p[y == 0] >= threshold))} of {int(np.sum(y == 0))})")
+    m = model(np.arange(len(y)))
+    return m.coef_[0].astype(np.float32), float(m.intercept_[0]), threshold, line
+
+
 def run_of(qid: str, ids: list[str], scores: np.ndarray, k: int = 20) -> list:
     order = np.argsort(-scores, kind="stable")[:k]
     return [ir_measures.ScoredDoc(qid, ids[i], float(k - n)) for n, i in enumerate(order)]
@@ -151,8 +185,16 @@ def main() -> None:
     print(f"best score: training queries min {min(best):.2f} median {np.median(best):.2f}; nonsense queries max "
           f"{max(junk, default=float('nan')):.2f} ({len(junk)} not understood); threshold {threshold:.2f}; "
           f"training queries under it: {sum(s < threshold for s in best)}")
+    embedder = load_embedder(searcher.model)
+    cards = embedder.encode([without_game_names(normalise(q["text"])) for q in queries])
+    others = embedder.encode([normalise(t) for t in nonsense(HERE / "nonsense.txt") + nonsense(HERE / "everyday.txt")])
+    questions = np.array([np.frombuffer(v, dtype=np.float32) for (v,) in searcher.conn.execute(
+        "select vector from law_questions where vector is not null and model = ?", (searcher.model,))])
+    topic, topic_bias, topic_threshold, line = fit_topic(cards, questions, others)
+    print(line)
     if args.save:
-        Ranker(w.astype(np.float32), b, float(threshold), training_hash(FILES)).save(MODEL)
+        Ranker(w.astype(np.float32), b, float(threshold), training_hash(FILES), topic, topic_bias,
+               topic_threshold).save(MODEL)
         print(f"saved {MODEL} ({MODEL.stat().st_size} bytes)")
 
 

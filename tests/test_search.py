@@ -330,7 +330,9 @@ def test_the_ranker_was_fitted_on_the_judged_queries_as_they_are():
 
     here = Path(__file__).parent / "search"
     ranker = Ranker.load()
-    assert ranker.trained_on == training_hash([here / "queries.jsonl", here / "qrels.tsv", here / "nonsense.txt"])
+    questions = sorted((here.parent.parent / "corpus" / "questions").glob("*.csv"))
+    assert ranker.trained_on == training_hash([here / "queries.jsonl", here / "qrels.tsv", here / "nonsense.txt",
+                                               here / "everyday.txt", *questions])
     assert ranker.weights.shape == (len(FEATURES),)
 
 

@@ -8,8 +8,11 @@ numpy only and never trains.
 
 A list is answered only when its best score reaches the model's ``threshold`` (fitted with the
 nonsense queries of ``tests/search/nonsense.txt``): below it the results are empty and the laws
-are offered as the nearest instead, unless the query was understood to name a game, a situation,
-a card-law entity or a modern word of ``search_terms.toml``; such a query is always answered.
+are offered as the nearest instead, unless the query was understood to name a game, a card-law
+entity or a modern word of ``search_terms.toml``, is in the books' words, or is, by the model's
+topic classifier (:meth:`Ranker.about_cards`: a logistic regression over the query's vector, fitted
+on the judged queries and the laws' plain questions against everyday queries), asked about card
+play; such a query is always answered.
 """
 
 from __future__ import annotations
@@ -62,20 +65,37 @@ class RankerError(Exception):
 @dataclass(frozen=True)
 class Ranker:
     """A linear ranker: ``score = features @ weights + bias``. ``threshold``: the least best score
-    a list needs to be answered; ``trained_on``: sha256 of the judged queries it was fitted on."""
+    a list needs to be answered; ``trained_on``: sha256 of the files it was fitted on. ``topic``,
+    ``topic_bias``, ``topic_threshold``: the topic classifier (:meth:`about_cards`)."""
 
     weights: np.ndarray
     bias: float
     threshold: float
     trained_on: str
+    topic: np.ndarray  # (384,) float32: logistic regression weights over a query's unit vector
+    topic_bias: float
+    topic_threshold: float  # least probability for a query to be asked about card play
 
     def score(self, features: np.ndarray) -> np.ndarray:
         """One score a row of ``features`` (``(n, len(FEATURES))``), higher is better."""
         return features @ self.weights + self.bias
 
+    def card_probability(self, vector: np.ndarray) -> float:
+        """The probability (0–1) that a query of this sentence vector (384 floats, unit length) is
+        asked about card play rather than anything else."""
+        return float(1.0 / (1.0 + math.exp(-(float(vector @ self.topic) + self.topic_bias))))
+
+    def about_cards(self, vector: np.ndarray) -> bool:
+        """Whether a query of this vector is asked about card play (:meth:`card_probability` at
+        least ``topic_threshold``): such a query is answered even in words no book prints ("kicker",
+        "the game finished with both our totals exactly level")."""
+        return self.card_probability(vector) >= self.topic_threshold
+
     def save(self, path: Path = MODEL) -> None:
-        meta = {"features": list(FEATURES), "bias": self.bias, "threshold": self.threshold, "trained_on": self.trained_on}
-        np.savez_compressed(path, weights=self.weights.astype(np.float64), meta=np.array(json.dumps(meta)))
+        meta = {"features": list(FEATURES), "bias": self.bias, "threshold": self.threshold, "trained_on": self.trained_on,
+                "topic_bias": self.topic_bias, "topic_threshold": self.topic_threshold}
+        np.savez_compressed(path, weights=self.weights.astype(np.float64), topic=self.topic.astype(np.float64),
+                            meta=np.array(json.dumps(meta)))
 
     @classmethod
     def load(cls, path: Path = MODEL) -> Ranker:
@@ -83,12 +103,16 @@ class Ranker:
         try:
             with np.load(path) as data:
                 meta = json.loads(str(data["meta"]))
-                weights = data["weights"].astype(np.float32)
-        except (OSError, KeyError, ValueError) as e:
+                if meta.get("features") != list(FEATURES) or "topic" not in data:
+                    raise RankerError(f"{path}: fitted for other features; fit it again with benchmarks/train_ranker.py --save")
+                weights, topic = data["weights"].astype(np.float32), data["topic"].astype(np.float32)
+            fitted = cls(weights, float(meta["bias"]), float(meta["threshold"]), meta["trained_on"], topic,
+                         float(meta["topic_bias"]), float(meta["topic_threshold"]))
+        except (OSError, KeyError, ValueError, TypeError) as e:
             raise RankerError(f"{path}: cannot be read ({e}); fit it with benchmarks/train_ranker.py --save") from None
-        if meta.get("features") != list(FEATURES):
+        if weights.shape != (len(FEATURES),) or topic.ndim != 1:
             raise RankerError(f"{path}: fitted for other features; fit it again with benchmarks/train_ranker.py --save")
-        return cls(weights, float(meta["bias"]), float(meta["threshold"]), meta["trained_on"])
+        return fitted
 
 
 def training_hash(files: list[Path]) -> str:

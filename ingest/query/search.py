@@ -288,7 +288,8 @@ class Searcher:
                 ranked.sort(key=lambda hit: self.facts.game[hit[0]] not in named)
             terms = [*ws, *extra]
             if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
-                    and not self.in_the_books(ws, **filters) and not self.books_own_words(ws, **filters)):
+                    and not self.in_the_books(ws, **filters) and not self.books_own_words(ws, **filters)
+                    and not self.ranker.about_cards(vector.result())):
                 return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))
             hits = self._hits(ranked[:limit], terms, entities)
             for hit in hits:  # why it matched, in the player's words
