@@ -29,6 +29,11 @@ def searcher(books_db):
 @pytest.mark.parametrize("query, expected", [
     # Peel's Poker 11: "If the dealer, while dealing, accidentally expose a card …"
     ("dealer accidentally flipped a card", "peel-round-games-with-cards-1891/poker/11"),
+    # modern words no book prints, through search_terms.toml: Foster's Poker 36 ("In case of ties,
+    # the highest of the odd cards decides it": the kicker); Enquire Within's Cribbage xvii ("A lurch
+    # — scoring the whole sixty-one before your adversary has scored thirty-one": a skunk)
+    ("kicker", "foster-complete-hoyle-1914/poker/36"),
+    ("skunk", "enquire-within-upon-everything-1894/cribbage/xvii"),
 ])
 def test_the_right_law_is_in_the_top_three(searcher, query, expected):
     assert expected in [h.id for h in searcher.search(query, limit=3)]

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from ingest.query.rank import FEATURES, Ranker, RankerError
+from ingest.query.rank import FEATURES, TOPIC_WORDS, Ranker, RankerError
 from ingest.query.search import Searcher, normalise, words
 from ingest.query.understand import understand, without_game_names
 
@@ -47,6 +47,13 @@ def test_a_query_about_anything_else_is_not_taken_for_card_play(searcher, query)
     assert not searcher.ranker.about_cards(searcher.query_vector(normalise(query)))
     answer = searcher.answer(query)
     assert answer.results == [] and answer.nearest
+
+
+@pytest.mark.parametrize("query", ["lol", "ok", "ha ha", "no idea"])
+def test_a_word_or_two_is_never_answered_by_the_topic_classifier_alone(searcher, query):
+    # a sentence vector of so little text is no evidence: the classifier takes these for card play
+    assert len(words(query)) < TOPIC_WORDS and not answered_by_another_rule(searcher, query)
+    assert searcher.answer(query).results == []
 
 
 def test_the_topic_probability_is_a_probability(searcher):

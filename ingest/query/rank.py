@@ -12,7 +12,7 @@ are offered as the nearest instead, unless the query was understood to name a ga
 entity or a modern word of ``search_terms.toml``, is in the books' words, or is, by the model's
 topic classifier (:meth:`Ranker.about_cards`: a logistic regression over the query's vector, fitted
 on the judged queries and the laws' plain questions against everyday queries), asked about card
-play; such a query is always answered.
+play (for a query of :data:`TOPIC_WORDS` words or more); such a query is always answered.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ from pathlib import Path
 import numpy as np
 
 MODEL = Path(__file__).resolve().parent.parent / "data" / "ranker.npz"
+# the topic classifier answers a query only of this many different words or more (common words
+# aside): a word or two says too little for a sentence vector ("lol" 0.99, "ok" 0.99, "ha ha" 0.94
+# card play; "the game finished with both our totals exactly level" 0.98)
+TOPIC_WORDS = 3
 
 FEATURES = (
     "bm25",            # the law's BM25 over the best BM25 of the query's lexical list (0: not in it)

@@ -36,7 +36,7 @@ from ..text import normalise
 from .adapter import AdapterError, QueryAdapter
 from .cache import per_database
 from .hits import Answer, Hit
-from .rank import AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
+from .rank import TOPIC_WORDS, AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
 from .understand import SituationReader, Understood, rewrites, understand, without_game_names
 from .vectors import QuestionIndex, VectorIndex
 from .wording import BooksWords
@@ -289,7 +289,7 @@ class Searcher:
             terms = [*ws, *extra]
             if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
                     and not self.in_the_books(ws, **filters) and not self.books_own_words(ws, **filters)
-                    and not self.ranker.about_cards(vector.result())):
+                    and not (len(set(ws)) >= TOPIC_WORDS and self.ranker.about_cards(vector.result()))):
                 return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))
             hits = self._hits(ranked[:limit], terms, entities)
             for hit in hits:  # why it matched, in the player's words
