@@ -32,7 +32,7 @@ import ir_measures
 import numpy as np
 from ir_measures import MRR, R, nDCG
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import KFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from ingest.embed import load_embedder
 from ingest.query.rank import FEATURES, MODEL, Ranker, training_hash
@@ -109,8 +109,6 @@ def fit_topic(cards: np.ndarray, questions: np.ndarray, others: np.ndarray) -> t
     """The topic classifier: (weights, bias, threshold, a line reporting its cross-validation).
     ``cards``: the training queries' vectors; ``questions``: the laws' plain questions' (always
     fitted on); ``others``: the nonsense and everyday queries' vectors."""
-    from sklearn.model_selection import StratifiedKFold
-
     x, y = np.vstack([cards, others]), np.concatenate([np.ones(len(cards)), np.zeros(len(others))])
 
     def model(rows):

@@ -91,8 +91,8 @@ class Ranker:
 
     def about_cards(self, vector: np.ndarray) -> bool:
         """Whether a query of this vector is asked about card play (:meth:`card_probability` at
-        least ``topic_threshold``): such a query is answered even in words no book prints ("kicker",
-        "the game finished with both our totals exactly level")."""
+        least ``topic_threshold``): such a query, of :data:`TOPIC_WORDS` words or more, is answered even
+        in words no book prints ("the game finished with both our totals exactly level")."""
         return self.card_probability(vector) >= self.topic_threshold
 
     def save(self, path: Path = MODEL) -> None:
