@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from ingest.build.pipeline import build
 from ingest.cli import main
 from ingest.paths import SEEDS
-from ingest.query.search import QueryError, Searcher, expand
+from ingest.query.search import QueryError, Searcher, expand, words
 from ingest.query.serve import make_datasette
-from ingest.query.understand import without_game_names
+from ingest.query.understand import rewrites, without_game_names
 from ingest.tag import Tagger
 
 
@@ -429,3 +429,48 @@ async def test_a_mode_the_installation_cannot_run_is_the_server_s_fault_not_the_
     assert (await ds.client.get("/-/search.json?q=misdeal&mode=lexical")).status_code == 200
     rows = await ds.client.get("/cardlaws.json", params={"sql": "select search_laws('misdeal', 3) as r", "_shape": "array"})
     assert rows.status_code == 400 and rows.json()["error"] == "user-defined function raised exception"  # not "[]"
+
+
+@pytest.mark.parametrize("query, pair", [("reneging on a trump", ("reneging", "revoke")),
+                                         ("who won the side pots", ("side pot", "remainder of the pool"))])
+def test_a_modern_word_s_forms_are_rewritten(query, pair):
+    # "renege*" ends in e, so "reneging" (no e) is one of its forms; "side pot" takes its plural
+    assert pair in rewrites(query, words(query))
+
+
+@pytest.mark.parametrize("query", ["side potatoes for dinner", "sideline"])
+def test_a_key_of_several_words_matches_whole_words_only(query):
+    assert not any(modern == "side pot" for modern, _ in rewrites(query, words(query)))
+
+
+@pytest.mark.parametrize("query", ["muck", "showdown", "loner", "all in", "tiebreaker", "freezeout", "honors", "limped"])
+def test_a_bare_modern_card_table_word_is_answered(searcher, query):
+    # each was unanswered when typed alone: the vocabulary held it only inside longer phrases
+    answer = searcher.answer(query)
+    assert answer.results and answer.understood.rewrites
+
+
+@pytest.mark.parametrize("query", ["no", "up", "again and again", "AND OR NOT"])
+def test_a_query_of_function_words_alone_is_not_answered(searcher, query):
+    # the books print "no", "up" and "again" in hundreds of laws, but they say nothing of a query
+    assert searcher.answer(query).results == []
+
+
+@pytest.mark.parametrize("limit", [0, -5, 201])
+def test_a_limit_out_of_range_is_a_clear_error(searcher, limit):
+    with pytest.raises(QueryError, match="limit: give a whole number from 1 to 200"):
+        searcher.answer("misdeal", limit=limit)
+
+
+def test_a_lone_surrogate_in_a_query_is_harmless(searcher):
+    # a broken form field or a bad escape in JSON sends one; SQLite cannot bind it
+    answer = searcher.answer("misdeal \ud800")
+    assert [h.id for h in answer.results] == [h.id for h in searcher.answer("misdeal ?").results]
+
+
+def test_the_command_line_s_json_error_has_the_site_s_shape(books_db):
+    result = CliRunner().invoke(main, ["search", "misdeal", "--json", "--source", "no-such-book",
+                                       "--db", str(books_db.db_path)])
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)
+    assert error["ok"] is False and error["error"].startswith("source:")

@@ -49,6 +49,7 @@ CANDIDATES = 100
 COMMON_SHARE = 0.25
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_WORDS = 40
+MAX_LIMIT = 200  # laws an answer may list
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 STOPWORDS = frozenset(
     ["a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "he", "she", "they", "his", "her", "their", "i", "you", "we", "what", "when", "who", "whom", "which", "how", "if", "do", "does", "did", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "has", "have", "had", "as", "from", "than", "then", "there", "so", "up", "down", "out", "my", "your", "our", "about", "into", "over", "after", "before", "again", "any", "some", "all"]
@@ -250,11 +251,15 @@ class Searcher:
 
     def answer(self, query: str, mode: str = "ranked", limit: int = 20, game: str | None = None,
                source: str | None = None, kind: str | None = None) -> Answer:
-        """The :class:`Answer` to ``query``. Raises :class:`QueryError` for an empty or too long
-        query, an unknown game or source, or a database without vectors (dense and ranked modes),
+        """The :class:`Answer` to ``query`` (at most ``limit`` results, 1 to ``MAX_LIMIT``). Raises
+        :class:`QueryError` for an empty or too long query, a limit out of range, an unknown game
+        or source, or a database without vectors (dense and ranked modes),
         and :class:`ValueError` for an unknown mode."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise QueryError(f"limit: give a whole number from 1 to {MAX_LIMIT}")
+        query = query.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate becomes "?"
         query = normalise(query)  # as the laws' text is: "dea\u00adler" finds "dealer"
         if not words(query):
             raise QueryError("the query has no words to search for")

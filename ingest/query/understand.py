@@ -135,17 +135,26 @@ def family_games(games: list[str]) -> list[str]:
     return out
 
 
+def _begins(word: str, stem: str) -> bool:
+    """Whether ``word`` is a form of a starred key's ``stem``: it begins with it, or with it less
+    a final e before -ing ("renege*": reneges, reneged, reneging; "score*": scoring)."""
+    return word.startswith(stem) or (stem.endswith("e") and word.startswith(stem[:-1] + "ing"))
+
+
 def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> list[tuple[str, str]]:
     """``(modern word, the books' word)`` for each ``search_terms.toml`` key the query has (a
-    books' word the same as the query's is left out unless ``keep_same``)."""
+    books' word the same as the query's is left out unless ``keep_same``). A key of several words
+    matches them whole, side by side (a final -s or -es allowed); a starred key, any word that
+    :func:`_begins` with it; any other key, the same word."""
     joined = " ".join(query_words)
     out: list[tuple[str, str]] = []
     for key, values in vocabulary.search_terms():
-        if " " in key:
-            found = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}", joined)
+        if " " in key:  # whole words ("side pot" and "side pots", never "side potatoes")
+            end = "" if key.endswith("*") else r"(?:s|es)?(?= |$)"
+            found = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}{end}", joined)
             word = key.rstrip("*") if found else None
         elif key.endswith("*"):
-            word = next((w for w in query_words if w.startswith(key[:-1])), None)
+            word = next((w for w in query_words if _begins(w, key[:-1])), None)
         else:
             word = key if key in query_words else None
         if word:

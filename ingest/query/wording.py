@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 
 import numpy as np
+from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..text import fold, stem
 
@@ -51,8 +52,11 @@ class BooksWords:
         """Whether every word of ``ws`` (a query's, less the common words) is printed, in some form,
         in at least ``IN_THE_BOOKS`` laws of those searched: "deal", "picked", "misere" and "vorhand"
         are; "hi", "government", "election" (2 laws) and "how long to boil an egg" ("boil": none) are
-        not. Not FTS5's Porter stems: "his" is "hi" and "election" is "elect" to them."""
-        return bool(ws) and all(len(self.printing(w, keep)) >= IN_THE_BOOKS for w in ws)
+        not. Not FTS5's Porter stems: "his" is "hi" and "election" is "elect" to them. A query of
+        function words alone (spaCy's English stop words: "no", "up", "again and again") is not
+        answered by this rule, however often the books print them."""
+        return (any(w not in STOP_WORDS for w in ws)
+                and all(len(self.printing(w, keep)) >= IN_THE_BOOKS for w in ws))
 
     def own_words(self, ws: list[str], keep: np.ndarray | None, total: int) -> list[str]:
         """The words of ``ws`` that are the books' own: their keyness, the natural log of the share
