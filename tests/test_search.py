@@ -380,7 +380,7 @@ async def test_what_a_law_decides_is_searchable_in_modern_words(books_db):
     assert searcher.doc_frequency('"renege"') == 0
 
 
-@pytest.mark.parametrize("word", ["between", "better", "quite", "shower", "folder", "trademark", "skipper"])
+@pytest.mark.parametrize("word", ["between", "better", "quite", "shower", "folder", "trademark", "skipper", "drawer", "bidet"])
 def test_an_everyday_word_is_not_taken_for_a_card_word_it_begins_with(word):
     # "bet*" once expanded "between" to stake, ante, raise: "how long does paint take to dry
     # between coats" was answered with poker laws

@@ -141,22 +141,38 @@ def _begins(word: str, stem: str) -> bool:
     return word.startswith(stem) or (stem.endswith("e") and word.startswith(stem[:-1] + "ing"))
 
 
+@functools.lru_cache(maxsize=8)
+def _keys(terms: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, str, re.Pattern | None, tuple[str, ...]], ...]:
+    """Each key of ``terms`` (``search_terms.toml``) as (key, how it matches, its pattern, the
+    books' words), the patterns compiled once (Python's own cache of 512 patterns is too small for
+    the vocabulary's keys and every query recompiled them)."""
+    out = []
+    for key, values in terms:
+        if " " in key:  # whole words ("side pot" and "side pots", never "side potatoes")
+            end = "" if key.endswith("*") else r"(?:s|es)?(?= |$)"
+            out.append((key.rstrip("*"), "words", re.compile(rf"(?:^| ){re.escape(key.rstrip('*'))}{end}"), values))
+        elif key.endswith("*"):
+            out.append((key[:-1], "stem", None, values))
+        else:
+            out.append((key, "word", None, values))
+    return tuple(out)
+
+
 def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> list[tuple[str, str]]:
     """``(modern word, the books' word)`` for each ``search_terms.toml`` key the query has (a
     books' word the same as the query's is left out unless ``keep_same``). A key of several words
     matches them whole, side by side (a final -s or -es allowed); a starred key, any word that
     :func:`_begins` with it; any other key, the same word."""
     joined = " ".join(query_words)
+    present = set(query_words)
     out: list[tuple[str, str]] = []
-    for key, values in vocabulary.search_terms():
-        if " " in key:  # whole words ("side pot" and "side pots", never "side potatoes")
-            end = "" if key.endswith("*") else r"(?:s|es)?(?= |$)"
-            found = re.search(rf"(?:^| ){re.escape(key.rstrip('*'))}{end}", joined)
-            word = key.rstrip("*") if found else None
-        elif key.endswith("*"):
-            word = next((w for w in query_words if _begins(w, key[:-1])), None)
+    for key, how, pattern, values in _keys(vocabulary.search_terms()):
+        if how == "words":
+            word = key if pattern.search(joined) else None
+        elif how == "stem":
+            word = next((w for w in query_words if _begins(w, key)), None)
         else:
-            word = key if key in query_words else None
+            word = key if key in present else None
         if word:
             out += [(word, v) for v in values if (keep_same or v != word) and (word, v) not in out]
     return out
