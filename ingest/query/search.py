@@ -356,6 +356,8 @@ class Searcher:
         lexical = self._lexical(ws, extra, CANDIDATES, **filters)
         if named:
             lexical += [c for c in self._lexical(ws, extra, PER_GAME, **filters, games=named) if c not in lexical]
+        # the plain questions the laws answer, by their words, while the query's vector is computed
+        asked = self._lexical(ws, extra, CANDIDATES, **filters, questions=True)
         vector = vector.result() if vector is not None else self.query_vector(query)
         keep = self.index.mask(**filters)
         cosine_all = self.index.matrix @ vector
@@ -363,8 +365,7 @@ class Searcher:
         if named:
             game_keep = np.isin(self.index.games, named) & (keep if keep is not None else True)
             dense += [c for c in self.index.nearest(vector, PER_GAME, game_keep) if c not in dense]
-        # the plain questions the laws answer: by their words and by their vectors
-        asked = self._lexical(ws, extra, CANDIDATES, **filters, questions=True)
+        # and by their vectors
         question_all = self.questions.law_cosines(vector)
         asked_dense = self.index.nearest_by(question_all, CANDIDATES, keep)
         lexical_at = {law_id: (rank, score) for rank, (law_id, score) in enumerate(lexical)}
