@@ -3,7 +3,7 @@
     python benchmarks/train_ranker.py [--db PATH] [--save]
 
 The candidates of each training query (tests/search/queries.jsonl, graded in qrels.tsv; the
-held-out test set in tests/search/test13/ is never read here) get the features of
+held-out test set in tests/search/test14/ is never read here) get the features of
 :mod:`ingest.query.rank`; a pairwise logistic regression (scikit-learn) learns which of two laws
 of one query is graded higher. Cross-validation: the queries are split into 5 folds; each fold is
 ranked by a model fitted on the other four and scored with ir-measures (nDCG@10, R@20, MRR), per
@@ -35,7 +35,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from ingest.embed import load_embedder
-from ingest.query.rank import FEATURES, MODEL, Ranker, training_hash
+from ingest.query.rank import FEATURES, MODEL, Ranker, named_first, training_hash
 from ingest.query.search import RRF_K, Searcher, normalise, words
 from ingest.query.understand import understand, without_game_names
 
@@ -127,9 +127,15 @@ def fit_topic(cards: np.ndarray, questions: np.ndarray, others: np.ndarray) -> t
     return m.coef_[0].astype(np.float32), float(m.intercept_[0]), threshold, line
 
 
-def run_of(qid: str, ids: list[str], scores: np.ndarray, k: int = 20) -> list:
-    order = np.argsort(-scores, kind="stable")[:k]
-    return [ir_measures.ScoredDoc(qid, ids[i], float(k - n)) for n, i in enumerate(order)]
+def run_of(qid: str, ids: list[str], scores: np.ndarray, k: int = 20, x: np.ndarray | None = None) -> list:
+    """The top ``k`` of ``ids`` by ``scores``; with the features ``x``, the named game's laws near
+    the best first, as the ranked mode orders them (:func:`ingest.query.rank.named_first`)."""
+    order = np.argsort(-scores, kind="stable")
+    ranked = [(i, float(scores[i])) for i in order]
+    if x is not None:
+        named = x[:, FEATURES.index("game_named")] > 0
+        ranked = named_first(ranked, lambda i: named[i])
+    return [ir_measures.ScoredDoc(qid, ids[i], float(k - n)) for n, (i, _) in enumerate(ranked[:k])]
 
 
 def report(label: str, runs: list, qrels: list, queries: list[dict]) -> None:
@@ -166,7 +172,7 @@ def main() -> None:
         w, b = fit([data[i] for i in train])
         for i in test:
             ids, x, _ = data[i]
-            ranked_runs += run_of(queries[i]["_id"], ids, x @ w + b)
+            ranked_runs += run_of(queries[i]["_id"], ids, x @ w + b, x=x)
             hybrid_runs += run_of(queries[i]["_id"], ids, rrf(x))
     print("5-fold cross-validation on the training queries (each fold ranked by a model fitted on the other four):")
     report("hybrid", hybrid_runs, qrels, queries)

@@ -250,7 +250,7 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
 @click.argument("query")
 @click.option("--game", help="Only laws of this game (its slug: ecarte, whist, poker …).")
 @click.option("--source", help="Only laws of this source (its slug).")
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many laws.")
+@click.option("--limit", default=10, show_default=True, type=int, help="How many laws (1 to 200).")
 @click.option("--mode", type=click.Choice(["ranked", "hybrid", "lexical", "dense"]), default="ranked", show_default=True,
               help="The learned ranker over both lists; both fused by rank; full-text; or sentence vectors.")
 @click.option("--json", "as_json", is_flag=True,
@@ -273,7 +273,7 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     try:
         answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:  # a filter's error names the filter ("game: no such game …"), the query's the query
-        message = str(e) if str(e).startswith(("game:", "source:")) else f"{e}: {query!r}"
+        message = str(e) if str(e).startswith(("game:", "source:", "limit:")) else f"{e}: {query!r}"
         if as_json:  # the site's shape for an error (/-/search.json), on stdout, and status 1
             click.echo(json.dumps({"ok": False, "error": message}, ensure_ascii=False))
         fail(message)

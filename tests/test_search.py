@@ -474,3 +474,52 @@ def test_the_command_line_s_json_error_has_the_site_s_shape(books_db):
     assert result.exit_code == 1
     error = json.loads(result.stdout)
     assert error["ok"] is False and error["error"].startswith("source:")
+
+
+@pytest.mark.parametrize("limit", ["0", "-5", "201"])
+def test_a_limit_out_of_range_on_the_command_line_is_the_site_s_json_error(books_db, limit):
+    result = CliRunner().invoke(main, ["search", "misdeal", "--json", f"--limit={limit}", "--db", str(books_db.db_path)])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {"ok": False, "error": "limit: give a whole number from 1 to 200"}
+
+
+@pytest.mark.parametrize("query, modern", [("I changed my mind", "change my mind"), ("he picked up my cards", "pick up"),
+                                           ("dealt clockwise", "clockwise"), ("his nobs", "nobs")])
+def test_a_starred_word_inside_a_key_and_the_new_keys_match(query, modern):
+    # "change* my mind" never matched before: the star was taken for a letter
+    assert any(m == modern for m, _ in rewrites(query, words(query)))
+
+
+@pytest.mark.parametrize("query, game", [("casino sweep", "cassino"), ("seven up scoring", "all-fours"),
+                                         ("double pedro bidding", "cinch")])
+def test_the_other_names_foster_gives_a_game_are_understood(searcher, query, game):
+    # "ALL FOURS, SEVEN-UP, OR OLD SLEDGE." and "CINCH, DOUBLE PEDRO, OR HIGH FIVE." (Foster's headings)
+    answer = searcher.answer(query)
+    assert answer.understood.games == [game] and answer.results[0].game == game
+
+
+@pytest.mark.parametrize("query, games", [("I put my cards face up by mistake", []), ("I have no hearts left, can I trump", []),
+                                          ("put misdeal", ["put"]), ("a revoke at Hearts", ["hearts"]),
+                                          ("five handed hearts", ["hearts"])])
+def test_a_game_name_that_is_an_everyday_word_names_the_game_only_where_it_should(query, games):
+    # games.toml [everyday]: "put" and "hearts" open the query or follow "at", "in", "handed" …
+    from ingest.query.understand import games_named
+    assert games_named(query) == games
+
+
+@pytest.mark.parametrize("query, game, outranked", [
+    # Skat 52 and 53 rule on the revoke at Skat; Whist 28 scores higher on the words alone
+    ("skat revoke", "skat", "foster-complete-hoyle-1914/whist/28"),
+    # All-Fours iv and vi (Enquire Within) give its scoring; Cinch 20 and Euchre 1 score higher
+    ("all fours scoring", "all-fours", "foster-complete-hoyle-1914/cinch/20"),
+])
+def test_the_named_game_s_laws_come_first_among_those_near_the_best(searcher, query, game, outranked):
+    ids = [h.id for h in searcher.answer(query).results]
+    assert searcher.answer(query).results[0].game == game and ids.index(outranked) > 0
+
+
+def test_named_first_moves_only_laws_near_the_best():
+    from ingest.query.rank import named_first
+    ranked = [("a", 10.0), ("b", 9.0), ("c", 8.5), ("d", 7.0), ("e", 6.9)]
+    assert named_first(ranked, lambda i: i in {"c", "e"}, margin=2.0) == [
+        ("c", 8.5), ("a", 10.0), ("b", 9.0), ("d", 7.0), ("e", 6.9)]

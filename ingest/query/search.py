@@ -36,7 +36,7 @@ from ..text import normalise
 from .adapter import AdapterError, QueryAdapter
 from .cache import per_database
 from .hits import Answer, Hit
-from .rank import TOPIC_WORDS, AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, term_stem
+from .rank import TOPIC_WORDS, AskedLists, LawFacts, QueryContext, Ranker, RankerError, features, named_first, term_stem
 from .understand import SituationReader, Understood, rewrites, understand, without_game_names
 from .vectors import QuestionIndex, VectorIndex
 from .wording import BooksWords
@@ -288,11 +288,14 @@ class Searcher:
             scores = self.ranker.score(x) if len(ids) else np.zeros(0)
             order = np.argsort(-scores, kind="stable")
             ranked = [(ids[i], float(scores[i])) for i in order]
+            best = ranked[0][1] if ranked else 0.0
             named = [g for g in understood.games if g in self.games]
             if named and searched == query:  # a query of game names alone ("skat"): their laws first
                 ranked.sort(key=lambda hit: self.facts.game[hit[0]] not in named)
+            elif named:  # "skat revoke": skat's laws first among those near the best
+                ranked = named_first(ranked, lambda law_id: self.facts.game[law_id] in named)
             terms = [*ws, *extra]
-            if (ranked and ranked[0][1] < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
+            if (ranked and best < self.ranker.threshold and not self.understood_anything(understood, entities, extra)
                     and not self.in_the_books(ws, **filters) and not self.books_own_words(ws, **filters)
                     and not (len(set(ws)) >= TOPIC_WORDS and self.ranker.about_cards(vector.result()))):
                 return Answer(query, understood, [], self._hits(ranked[:NEAREST], terms, entities))

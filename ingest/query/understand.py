@@ -82,16 +82,22 @@ _ONLY_THE_GAME = frozenset(["a", "an", "the", "of", "in", "at", "for", "to", "ho
 
 def _names(query: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """``(start, end, game slugs)`` of each game name in ``query`` (character offsets), reading its
-    words (accents folded, any case) left to right, the longest name first where names overlap."""
+    words (accents folded, any case) left to right, the longest name first where names overlap; a
+    name that is an everyday word too (``games.toml`` ``[everyday]``) only where it opens the
+    query or follows one of its ``before`` words."""
     tokens = [m for m in _TOKEN_RE.finditer(query) if _key(m.group())]
     keys = [_key(m.group()) for m in tokens]
     names = game_names()
     longest = max((len(k.split()) for k in names), default=1)
+    everyday, before = vocabulary.everyday_names(), vocabulary.everyday_names_before()
     found: list[tuple[int, int, tuple[str, ...]]] = []
     i = 0
     while i < len(keys):
         for n in range(min(longest, len(keys) - i), 0, -1):
-            games = names.get(" ".join(keys[i : i + n]))
+            name = " ".join(keys[i : i + n])
+            games = names.get(name)
+            if games and name in everyday and i > 0 and keys[i - 1] not in before:
+                games = None  # "I put my cards down", "no hearts left": the word, not the game
             if games:
                 found.append((tokens[i].start(), tokens[i + n - 1].end(), games))
                 i += n
@@ -149,8 +155,9 @@ def _keys(terms: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, st
     out = []
     for key, values in terms:
         if " " in key:  # whole words ("side pot" and "side pots", never "side potatoes")
+            parts = [re.escape(w[:-1]) + r"[^ ]*" if w.endswith("*") else re.escape(w) for w in key.split()]
             end = "" if key.endswith("*") else r"(?:s|es)?(?= |$)"
-            out.append((key.rstrip("*"), "words", re.compile(rf"(?:^| ){re.escape(key.rstrip('*'))}{end}"), values))
+            out.append((key.replace("*", ""), "words", re.compile(rf"(?:^| ){' '.join(parts)}{end}"), values))
         elif key.endswith("*"):
             out.append((key[:-1], "stem", None, values))
         else:
@@ -161,7 +168,8 @@ def _keys(terms: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, st
 def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> list[tuple[str, str]]:
     """``(modern word, the books' word)`` for each ``search_terms.toml`` key the query has (a
     books' word the same as the query's is left out unless ``keep_same``). A key of several words
-    matches them whole, side by side (a final -s or -es allowed); a starred key, any word that
+    matches them whole, side by side (a final -s or -es allowed; a word of it ending in * any word
+    beginning so: "change* my mind" is "changed my mind" too); a starred key, any word that
     :func:`_begins` with it; any other key, the same word."""
     joined = " ".join(query_words)
     present = set(query_words)

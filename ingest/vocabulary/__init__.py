@@ -93,6 +93,24 @@ def aliases(folder: Path = FOLDER) -> dict[str, str]:
     return dict(_games_file(folder).get("aliases", {}))
 
 
+def everyday_names(folder: Path = FOLDER) -> frozenset[str]:
+    """Game names that are also everyday words ("put", "hearts"), ``[everyday] names``: a query names
+    the game by one only where it opens the query or follows a word of ``[everyday] before``
+    ("at put", "in hearts"), not in "I put my cards down" or "no hearts left". Raises
+    :class:`VocabularyError` for a name that is no game's name or alias."""
+    data = _games_file(folder).get("everyday", {})
+    names = {n.casefold() for n in [*games(folder), *games(folder).values(), *aliases(folder)]}
+    unknown = [n for n in data.get("names", []) if n.casefold() not in names]
+    if unknown:
+        raise VocabularyError(f"{folder / 'games.toml'}: [everyday] names {', '.join(map(repr, unknown))}: no game's name")
+    return frozenset(n.casefold() for n in data.get("names", []))
+
+
+def everyday_names_before(folder: Path = FOLDER) -> frozenset[str]:
+    """The words after which an everyday game name (:func:`everyday_names`) names its game."""
+    return frozenset(w.casefold() for w in _games_file(folder).get("everyday", {}).get("before", []))
+
+
 def families(folder: Path = FOLDER) -> dict[str, list[str]]:
     """Family slug → its games' slugs, ``[families]`` (a game in none is a family of its own, not
     listed here)."""
