@@ -80,6 +80,13 @@ _ONLY_THE_GAME = frozenset(["a", "an", "the", "of", "in", "at", "for", "to", "ho
                             "game", "games", "rule", "rules", "law", "laws", "official"])
 
 
+@functools.cache
+def _everyday() -> tuple[frozenset[str], frozenset[str]]:
+    """``games.toml`` ``[everyday]``: the names and the words before them, folded as names are."""
+    return (frozenset(_key(n) for n in vocabulary.everyday_names()),
+            frozenset(_key(w) for w in vocabulary.everyday_names_before()))
+
+
 def _names(query: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """``(start, end, game slugs)`` of each game name in ``query`` (character offsets), reading its
     words (accents folded, any case) left to right, the longest name first where names overlap; a
@@ -89,7 +96,7 @@ def _names(query: str) -> list[tuple[int, int, tuple[str, ...]]]:
     keys = [_key(m.group()) for m in tokens]
     names = game_names()
     longest = max((len(k.split()) for k in names), default=1)
-    everyday, before = vocabulary.everyday_names(), vocabulary.everyday_names_before()
+    everyday, before = _everyday()
     found: list[tuple[int, int, tuple[str, ...]]] = []
     i = 0
     while i < len(keys):
@@ -147,13 +154,13 @@ def _begins(word: str, stem: str) -> bool:
     return word.startswith(stem) or (stem.endswith("e") and word.startswith(stem[:-1] + "ing"))
 
 
-@functools.lru_cache(maxsize=8)
-def _keys(terms: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, str, re.Pattern | None, tuple[str, ...]], ...]:
-    """Each key of ``terms`` (``search_terms.toml``) as (key, how it matches, its pattern, the
-    books' words), the patterns compiled once (Python's own cache of 512 patterns is too small for
-    the vocabulary's keys and every query recompiled them)."""
+@functools.cache
+def _keys() -> tuple[tuple[str, str, re.Pattern | None, tuple[str, ...]], ...]:
+    """Each key of ``search_terms.toml`` as (key, how it matches, its pattern, the books' words),
+    the patterns compiled once (Python's own cache of 512 patterns is too small for the
+    vocabulary's keys and every query recompiled them)."""
     out = []
-    for key, values in terms:
+    for key, values in vocabulary.search_terms():
         if " " in key:  # whole words ("side pot" and "side pots", never "side potatoes")
             parts = [re.escape(w[:-1]) + r"[^ ]*" if w.endswith("*") else re.escape(w) for w in key.split()]
             end = "" if key.endswith("*") else r"(?:s|es)?(?= |$)"
@@ -174,7 +181,7 @@ def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> lis
     joined = " ".join(query_words)
     present = set(query_words)
     out: list[tuple[str, str]] = []
-    for key, how, pattern, values in _keys(vocabulary.search_terms()):
+    for key, how, pattern, values in _keys():
         if how == "words":
             word = key if pattern.search(joined) else None
         elif how == "stem":

@@ -80,6 +80,10 @@ def _games_file(folder: Path) -> dict:
             if g in seen:
                 raise VocabularyError(f"{path}: game {g!r} is in two families ({seen[g]!r} and {family!r})")
             seen[g] = family
+    known = {n.casefold() for n in [*names, *names.values(), *data.get("aliases", {})]}
+    unknown = [n for n in data.get("everyday", {}).get("names", []) if n.casefold() not in known]
+    if unknown:
+        raise VocabularyError(f"{path}: [everyday] names {', '.join(map(repr, unknown))}: no game's name or alias")
     return data
 
 
@@ -96,19 +100,13 @@ def aliases(folder: Path = FOLDER) -> dict[str, str]:
 def everyday_names(folder: Path = FOLDER) -> frozenset[str]:
     """Game names that are also everyday words ("put", "hearts"), ``[everyday] names``: a query names
     the game by one only where it opens the query or follows a word of ``[everyday] before``
-    ("at put", "in hearts"), not in "I put my cards down" or "no hearts left". Raises
-    :class:`VocabularyError` for a name that is no game's name or alias."""
-    data = _games_file(folder).get("everyday", {})
-    names = {n.casefold() for n in [*games(folder), *games(folder).values(), *aliases(folder)]}
-    unknown = [n for n in data.get("names", []) if n.casefold() not in names]
-    if unknown:
-        raise VocabularyError(f"{folder / 'games.toml'}: [everyday] names {', '.join(map(repr, unknown))}: no game's name")
-    return frozenset(n.casefold() for n in data.get("names", []))
+    ("at put", "in hearts"), not in "I put my cards down" or "no hearts left"."""
+    return frozenset(_games_file(folder).get("everyday", {}).get("names", []))
 
 
 def everyday_names_before(folder: Path = FOLDER) -> frozenset[str]:
     """The words after which an everyday game name (:func:`everyday_names`) names its game."""
-    return frozenset(w.casefold() for w in _games_file(folder).get("everyday", {}).get("before", []))
+    return frozenset(_games_file(folder).get("everyday", {}).get("before", []))
 
 
 def families(folder: Path = FOLDER) -> dict[str, list[str]]:
