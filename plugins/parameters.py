@@ -2,7 +2,8 @@
 them: 0.65.5 converts ``_timelimit``, ``_facet_size`` and a view's ``_next`` (an offset) with a bare
 ``int()``, so ``?_timelimit=x`` was a 500 with a traceback in the log, and passes a column filter's
 number beyond 64 bits or a NUL character to SQLite (``?number__gt=99999999999999999999``,
-``?_where=%00``: more 500s), and reads a ``_facet`` value in braces as JSON (``?_facet={}``: a 500);
+``?_where=%00``: more 500s), runs a ``_where`` fragment's bind parameters with no values
+(``?_where=slug=:x``: a 500), and reads a ``_facet`` value in braces as JSON (``?_facet={}``: a 500);
 a bad one is a 400 naming the parameter. The full-text query ``_search`` goes through the one normalisation
 (:func:`ingest.text.normalise`), as the laws' text did: ``?_search=dea%C2%ADler`` finds "dealer"."""
 
@@ -20,6 +21,10 @@ from ingest.text import normalise
 WHOLE = re.compile(r"\d{1,9}")
 # a column filter's number beyond SQLite's 64-bit integers makes Datasette 0.65.5 fail (a 500)
 HUGE_NUMBER = re.compile(r"[-+]?\d{19,}")
+# SQL text in quotes, and a bind parameter outside them: 0.65.5 runs a ``_where`` fragment with no
+# values for its parameters, so ``?_where=slug=:x`` (or ``?``, ``$x``, ``@x``) was a 500
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\[[^\]]*\]|`[^`]*`")
+_BIND = re.compile(r"\?|[:@$][A-Za-z_0-9]")
 
 
 def bad_parameter(args: dict[str, list[str]], is_view: bool) -> str | None:
@@ -39,6 +44,8 @@ def bad_parameter(args: dict[str, list[str]], is_view: bool) -> str | None:
             return f"{name}: the number is too large (at most {2**63 - 1})"
         if any("\x00" in v for v in values):  # SQLite refuses a NUL in SQL text: another 500
             return f"{name}: contains a NUL character"
+        if name == "_where" and any(_BIND.search(_QUOTED.sub("", v)) for v in values):
+            return "_where: SQL parameters (?, :name, $name, @name) cannot be given values here; write the value"
         if name.startswith("_facet") and any(v.lstrip().startswith("{") and not _facet_config(v) for v in values):
             return f"{name}: give a column name (or a JSON object naming one)"
     return None

@@ -53,6 +53,18 @@ async def test_sql_and_fts_syntax_in_parameters_is_harmless(hostile_db, path):
     assert sqlite3.connect(hostile_db).execute("select count(*) from laws").fetchone()[0] == 2
 
 
+@pytest.mark.parametrize("where", ["%24null", "slug%3D%3Ax", "%3F", "%40x"])
+async def test_a_bind_parameter_in_where_is_a_400_naming_it(hostile_db, where):
+    # found by the fuzz test: Datasette 0.65.5 ran "where $null" with no values, a 500
+    response = await make_datasette(hostile_db).client.get(f"/cardlaws/games?_where={where}")
+    assert response.status_code == 400 and "_where" in response.text
+
+
+async def test_a_where_with_a_colon_or_question_mark_inside_quotes_still_runs(hostile_db):
+    response = await make_datasette(hostile_db).client.get("/cardlaws/games.json?_where=name%20!%3D%20%27a%3Ab%3F%27")
+    assert response.status_code == 200
+
+
 async def test_the_served_database_is_read_only_with_a_time_limit(hostile_db):
     ds = make_datasette(hostile_db)
     write = await ds.client.get("/cardlaws.json", params={"sql": "delete from laws"})
