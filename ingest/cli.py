@@ -110,11 +110,10 @@ def _report_warnings(warnings: list[str], verbose: bool) -> None:
 
 def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = None, verbose: bool = False,
                questions: Path | None = None) -> None:
-    from .build.fetch import CACHE
     from .build.pipeline import build
 
     dirs = list(corpus) or [paths.SEEDS]
-    books_cache = None if corpus else (cache or CACHE)
+    books_cache = None if corpus else (cache or paths.BOOK_CACHE)
     try:
         report = build(dirs, db_path, progress=progress, cache=books_cache,
                        rulings_dir=None if corpus else paths.CORPUS / "rulings",

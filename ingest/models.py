@@ -9,8 +9,11 @@ file as it is on disk.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+_NEWLINE = re.compile("\n")
 
 
 class CorpusError(Exception):
@@ -96,7 +99,7 @@ class Document:
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        self._line_starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+        self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
 
     @property
     def line_count(self) -> int:

@@ -1,6 +1,7 @@
 """Where the project's files are. The project is used from a clone (``pip install -e .``), so
 paths are relative to the clone's top folder."""
 
+import os
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -14,3 +15,5 @@ PLUGINS = PROJECT_ROOT / "plugins"
 TEMPLATES = PROJECT_ROOT / "templates"
 STATIC = PROJECT_ROOT / "static"
 VOCABULARY = Path(__file__).resolve().parent / "vocabulary"
+# where `cardlaws corpus fetch` puts the catalogued books and the build looks for them
+BOOK_CACHE = Path(os.environ.get("CARDLAWS_CACHE", PROJECT_ROOT / ".cache" / "books"))

@@ -31,9 +31,25 @@ _OTHER_LINE_END_RE = re.compile(r"\r(?!\n)|[\u2028\u2029]")
 _LINE_END_BYTES_RE = re.compile(rb"(\r\n|\r|\n|\xe2\x80\xa8|\xe2\x80\xa9)")  # U+2028, U+2029 as UTF-8
 
 
+class _NotCombining(dict):
+    """A ``str.translate`` table that drops combining marks (``unicodedata.combining``), filled as
+    characters are met: one table look-up a character, not a Python call."""
+
+    def __missing__(self, code: int) -> int | None:
+        kept = None if unicodedata.combining(chr(code)) else code
+        self[code] = kept
+        return kept
+
+
+_DROP_COMBINING = _NotCombining()
+
+
 def fold(s: str) -> str:
-    """``s`` with its accents removed, for matching names in any accent: ``Écarté`` → ``Ecarte``."""
-    return "".join(ch for ch in unicodedata.normalize("NFKD", s) if not unicodedata.combining(ch))
+    """``s`` with its accents removed, for matching names in any accent: ``Écarté`` → ``Ecarte``
+    (NFKD, then every combining mark dropped; ASCII is returned as it is, NFKD leaving it so)."""
+    if s.isascii():
+        return s
+    return unicodedata.normalize("NFKD", s).translate(_DROP_COMBINING)
 
 
 def unify_line_ends(text: str) -> str:

@@ -8,6 +8,7 @@ Errors are :class:`CorpusError` naming the catalog or the book, the code and the
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tomllib
@@ -115,7 +116,10 @@ def load_catalog(path: Path = CATALOG) -> list[BookEntry]:
     return books
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _norm(s: str) -> str:
+    """A line normalised and its whitespace folded (cached: locating a book's codes and footnote
+    areas reads the same lines again for every heading)."""
     return " ".join(normalise(s).split())
 
 

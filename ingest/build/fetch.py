@@ -20,10 +20,10 @@ from pathlib import Path
 
 import httpx
 
-from ..paths import PROJECT_ROOT
+from ..paths import BOOK_CACHE
 from .catalog import BookEntry
 
-CACHE = Path(os.environ.get("CARDLAWS_CACHE", PROJECT_ROOT / ".cache" / "books"))
+CACHE = BOOK_CACHE
 RETRIES = 3
 
 

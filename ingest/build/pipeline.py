@@ -14,12 +14,11 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import vocabulary
 from ..models import CorpusError, Document, Links, Ruling, Segmentation
 from ..situation_model import SituationModel
-from ..situations import SituationTagger
-from ..tag import Tagger
 from .annotations import final_tags, read_annotations
 from .catalog import BookEntry, footnotes, load_catalog
 from .link import (
@@ -41,6 +40,9 @@ from .segment import overlaps, segment, uncovered
 from .tagging import tag_laws
 from .vectors import embed_laws
 from .words import english_logprobs
+
+if TYPE_CHECKING:
+    from ..tag import Tagger
 
 Progress = Callable[[Iterable, int, str], Iterable]
 
@@ -196,9 +198,8 @@ def _build(
     # 28.7 on a new database, the matrix products already keeping both processors busy: not done)
     warnings += link_excerpts(segmented)  # an excerpt's copy of a book's law: no vector, its book law's questions
     warnings += read_questions(questions_dir, laws, set(books)) if questions_dir else []
-    tagger = tagger or Tagger()
-    situation_tagger = SituationTagger(tagger, tagger.folder)
-    tagging, tagged = tag_laws(laws, tagger, situation_tagger, progress, previous=db_path)
+    folder = tagger.folder if tagger else vocabulary.FOLDER
+    tagging, tagged = tag_laws(laws, folder, progress, previous=db_path, tagger=tagger)
     vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
     questions, embedded_questions = embed_questions(laws, db_path, progress) if embed else ({}, 0)
     book_words = english_logprobs(laws, db_path)
@@ -226,7 +227,8 @@ def _build(
     final_tags(laws, reviewed, vectors, SituationModel.load())  # reviewed, else proposed
 
     # load
-    corpus = Corpus(segmented, used, tagger.entities, situation_tagger.situations, rulings, links, vectors, tagging,
+    entities = [e.entity for e in vocabulary.entities(folder)]
+    corpus = Corpus(segmented, used, entities, list(vocabulary.situations(folder)), rulings, links, vectors, tagging,
                     questions, book_words)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")

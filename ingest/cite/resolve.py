@@ -72,6 +72,7 @@ class Resolver:
         self.games = {**vocabulary.games(), **games}  # every game a citation may name, built or not
         self.sources = {s.slug: s for s in sources}
         self.codes = {c.id: c for c in codes or []}
+        self._named: dict[str, tuple[str | None, set[str] | None]] = {}  # _named_codes, by name
         for law in laws:  # a code the caller did not describe: its game and book only
             if law.code not in self.codes:
                 self.codes[law.code] = CitableCode(law.code, law.source, law.game, law.code.split("/")[-1])
@@ -146,6 +147,12 @@ class Resolver:
         whose title names it), or a code's title name; ``(None, None)`` when it names none."""
         if not name:
             return None, None
+        if name not in self._named:  # a build asks this some 3,000 times of a handful of names
+            self._named[name] = self._codes_named(name)
+        game, codes = self._named[name]
+        return game, (set(codes) if codes is not None else None)
+
+    def _codes_named(self, name: str) -> tuple[str | None, set[str] | None]:
         key = " ".join(name.lower().split())
         game = self.game_names.get(key) or self.game_names.get(fold(key))
         if game:
