@@ -310,10 +310,21 @@ def test_a_query_with_a_word_no_law_uses_is_answered_only_on_its_score(searcher)
 
 @pytest.mark.parametrize("query, game", [("hi", None), ("ha ha", None), ("government election", None),
                                          ("rubicon", "poker"), ("misere", "bezique")])
-def test_a_word_printed_in_fewer_than_three_laws_or_not_in_the_game_searched_is_no_free_pass(searcher, query, game):
+def test_a_word_in_no_law_or_not_in_the_game_searched_is_no_free_pass(searcher, query, game):
     # FTS5's stems made "hi" (his), "ha" (has) and "elect" (election) words of the books; "rubicon"
     # is Bézique's and "misère" whist's, not words of the poker or bézique laws searched
     assert searcher.answer(query, game=game).results == []
+
+
+@pytest.mark.parametrize("query, law", [
+    ("umpire", "foster-complete-hoyle-1914/duplicate-whist/I/1"),  # "... an adversary or the umpire."
+    ("uno duo", "foster-complete-hoyle-1914/skat/1"),  # "Uno and duo, if played, ..."
+])
+def test_a_term_of_one_or_two_words_printed_in_one_law_is_answered_with_that_law_first(searcher, query, law):
+    # one law prints each: fewer than the three a longer query's words need ("government election":
+    # "government" is in no law, and stays unanswered above)
+    assert len(searcher.wording.printing(query.split()[0], None)) == 1
+    assert searcher.answer(query).results[0].id == law
 
 
 def test_a_word_printed_in_another_form_counts(searcher):
