@@ -272,7 +272,7 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     try:
         answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:  # a filter's error names the filter ("game: no such game …"), the query's the query
-        message = str(e) if str(e).startswith(("game:", "source:", "limit:")) else f"{e}: {query!r}"
+        message = str(e) if str(e).startswith(("game:", "source:", "limit:", "kind:")) else f"{e}: {query!r}"
         if as_json:  # the site's shape for an error (/-/search.json), on stdout, and status 1
             click.echo(json.dumps({"ok": False, "error": message}, ensure_ascii=False))
         fail(message)

@@ -467,10 +467,29 @@ def test_a_query_of_function_words_alone_is_not_answered(searcher, query):
     assert searcher.answer(query).results == []
 
 
-@pytest.mark.parametrize("limit", [0, -5, 201])
+@pytest.mark.parametrize("limit", [0, -5, 201, 1.5, "10", True])
 def test_a_limit_out_of_range_is_a_clear_error(searcher, limit):
     with pytest.raises(QueryError, match="limit: give a whole number from 1 to 200"):
         searcher.answer("misdeal", limit=limit)
+
+
+def test_an_unknown_kind_is_a_clear_error_not_an_empty_answer(searcher):
+    with pytest.raises(QueryError, match="kind: no such kind of law .*clause.*etiquette"):
+        searcher.answer("misdeal", kind="nope")
+    codes = [h.id.split("/")[1] for h in searcher.answer("conversation", kind="etiquette").results]
+    assert codes and set(codes) <= {"whist-etiquette", "auction-etiquette"}
+
+
+@pytest.mark.parametrize("spelled", ["Poker", "POKER", " poker "])
+def test_a_game_filter_takes_the_slug_in_any_case(searcher, spelled):
+    expected = [h.id for h in searcher.answer("misdeal", game="poker").results]
+    assert expected and [h.id for h in searcher.answer("misdeal", game=spelled).results] == expected
+
+
+def test_the_command_line_takes_a_game_in_any_case_and_accent(books_db):
+    result = CliRunner().invoke(main, ["search", "misdeal", "--json", "--game", "Écarté", "--db", str(books_db.db_path)])
+    assert result.exit_code == 0, result.output
+    assert {r["game"] for r in json.loads(result.stdout)["results"]} == {"ecarte"}
 
 
 def test_a_lone_surrogate_in_a_query_is_harmless(searcher):

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import vocabulary
 from ..embed import load_embedder, one_blas_thread
-from ..text import normalise
+from ..text import fold, normalise
 from .adapter import AdapterError, QueryAdapter
 from .cache import per_database
 from .hits import Answer, Hit
@@ -133,6 +133,7 @@ class Searcher:
         self._df: dict[str, int] = {}
         self.games = {r[0] for r in self.conn.execute("select slug from games")}
         self.sources = {r[0] for r in self.conn.execute("select distinct source from laws")}
+        self.kinds = {r[0] for r in self.conn.execute("select distinct kind from laws")}
         self.law_count = self.conn.execute("select count(*) from laws").fetchone()[0]
         self.facts = LawFacts(self.conn)
         self.wording = BooksWords(self.conn, ((row, self.facts.text[law_id]) for law_id, row in
@@ -252,12 +253,13 @@ class Searcher:
     def answer(self, query: str, mode: str = "ranked", limit: int = 20, game: str | None = None,
                source: str | None = None, kind: str | None = None) -> Answer:
         """The :class:`Answer` to ``query`` (at most ``limit`` results, 1 to ``MAX_LIMIT``). Raises
-        :class:`QueryError` for an empty or too long query, a limit out of range, an unknown game
-        or source, or a database without vectors (dense and ranked modes),
-        and :class:`ValueError` for an unknown mode."""
+        :class:`QueryError` for an empty or too long query, a limit that is not a whole number from 1
+        to ``MAX_LIMIT``, an unknown game (its slug, in any case or accent), source or kind, or a
+        database without vectors (dense and ranked modes), and :class:`ValueError` for an unknown
+        mode."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
-        if not 1 <= limit <= MAX_LIMIT:
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit: give a whole number from 1 to {MAX_LIMIT}")
         query = query.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate becomes "?"
         query = normalise(query)  # as the laws' text is: "dea\u00adler" finds "dealer"
@@ -265,8 +267,11 @@ class Searcher:
             raise QueryError("the query has no words to search for")
         if len(query) > MAX_QUERY_CHARS or len(set(words(query))) > MAX_QUERY_WORDS:
             raise QueryError(f"the query is too long ({MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words at most)")
+        game = fold(game).strip().lower() if game else game  # "Poker", "Écarté": the slugs poker, ecarte
         if game and game not in self.games:
             raise QueryError(f"game: no such game (games: {', '.join(sorted(self.games))})")
+        if kind and kind not in self.kinds:
+            raise QueryError(f"kind: no such kind of law (kinds: {', '.join(sorted(self.kinds))})")
         if source and source not in self.sources:
             raise QueryError(f"source: no such source with laws (sources: {', '.join(sorted(self.sources))})")
         if mode in ("dense", "ranked") and self.index is None:
