@@ -172,12 +172,16 @@ class MiniLM:
         # (3, batch, heads, length, head): query, key and value split into heads
         q, k, v = self._dense(x, p + "attention.self.qkv").reshape(batch, length, 3, self.heads, head).transpose(2, 0, 3, 1, 4)
         # contiguous operands: numpy hands a batched product to BLAS only then (4× faster here)
-        scores = np.ascontiguousarray(q) @ np.ascontiguousarray(k.transpose(0, 1, 3, 2)) / np.float32(np.sqrt(head))
+        scores = np.ascontiguousarray(q) @ np.ascontiguousarray(k.transpose(0, 1, 3, 2))
+        # the softmax in place: (batch, 12, length, length) is the largest array of a long text's
+        # layer, and each temporary copy of it cost more than the products around it
+        scores /= np.float32(np.sqrt(head))
         if mask_bias is not None:
             scores += mask_bias
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        attention = scores / scores.sum(axis=-1, keepdims=True)
-        context = (attention @ np.ascontiguousarray(v)).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=-1, keepdims=True)
+        context = (scores @ np.ascontiguousarray(v)).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
         x = _layer_norm(self._dense(context, p + "attention.output.dense") + x,
                         self._p(p + "attention.output.LayerNorm.weight"),
                         self._p(p + "attention.output.LayerNorm.bias"), self.eps)

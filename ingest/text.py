@@ -194,6 +194,7 @@ def _cp1252(b: bytes) -> str:
         return b.decode("latin-1")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light stem of a lower-case word: a plural, ``-ed`` or ``-ing`` and then a final ``e`` taken
     off (``revoke``, ``revokes``, ``revoked``, ``revoking`` → ``revok``; ``parties`` → ``party``)."""

@@ -219,11 +219,21 @@ def parallels(vectors: dict[str, bytes], laws: dict[str, Law], decides: dict[str
     scores = np.where(rule[None, :] & (code[:, None] != code[None, :]), scores, -np.inf)
     rows = []
     for i, law_id in enumerate(ids):
-        for j in np.argsort(-scores[i], kind="stable")[:top]:
+        for j in _best(scores[i], top):
             if np.isfinite(scores[i, j]) and scores[i, j] >= SHOWN:
                 kind = "other-game" if game[j] != game[i] else "other-code"
                 rows.append(Parallel(law_id, ids[j], float(scores[i, j]), kind, PARALLELS_METHOD))
     return rows
+
+
+def _best(row: np.ndarray, top: int) -> np.ndarray:
+    """The indexes of the ``top`` highest values of ``row``, highest first, ties in index order (as
+    ``np.argsort(-row, kind="stable")[:top]``, without sorting the whole row)."""
+    if len(row) <= top:
+        return np.argsort(-row, kind="stable")
+    floor = np.partition(row, len(row) - top)[len(row) - top]  # the top-th highest value
+    near = np.flatnonzero(row >= floor)  # every index at or above it, ties at the floor included
+    return near[np.argsort(-row[near], kind="stable")][:top]
 
 
 def with_context(text: str, parent_text: str | None) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,6 +51,7 @@ def read_questions(folder: Path, laws: list[Law], books: set[str] | frozenset[st
                 warnings.append(f"{path}: no book or source is named {path.stem!r}: its lines were not read")
             continue
         listed: set[str] = set()
+        keys: dict[str, set[str]] = {}  # law id → the _key of each line read for it
         for where, row in _rows(path):
             law = by_id.get(row["law_id"])
             if law is None or law.source != path.stem:
@@ -63,12 +63,14 @@ def read_questions(folder: Path, laws: list[Law], books: set[str] | frozenset[st
             if form not in FORMS or not text:
                 raise CorpusError(f"{where}: form must be question or account, with a text "
                                   f"(both empty on a law's one empty row), not {row['form']!r}")
-            if not _WORD.search(text) or any(unicodedata.category(c) == "Cc" for c in text):
+            if not _WORD.search(text) or _CONTROL.search(text):
                 raise CorpusError(f"{where}: the text must be words, without control characters: {text!r}")
             if len(text.split()) > MAX_WORDS:
                 raise CorpusError(f"{where}: the text has over {MAX_WORDS} words")
-            if _key(text) in {_key(q) for q in [*law.questions, *law.accounts]}:
+            seen = keys.setdefault(law.id, {_key(q) for q in [*law.questions, *law.accounts]})
+            if _key(text) in seen:
                 raise CorpusError(f"{where}: {text!r} is listed twice for {law.id}")
+            seen.add(_key(text))
             (law.questions if form == "question" else law.accounts).append(text)
         unread = [law.id for law in laws if law.source == path.stem and law.id not in listed and not law.witness_of]
         if unread:
@@ -82,6 +84,7 @@ def read_questions(folder: Path, laws: list[Law], books: set[str] | frozenset[st
 
 
 _WORD = re.compile(r"[^\W_]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode's control characters (category Cc), all of them
 
 
 def _key(text: str) -> str:
