@@ -398,6 +398,13 @@ def test_an_everyday_word_is_not_taken_for_a_card_word_it_begins_with(word):
     assert expand(word) == []
 
 
+@pytest.mark.parametrize("query, exposed", [("the comet can be seen from the hill", False),
+                                             ("the dealer let two of my cards be seen", True),
+                                             ("my left-hand adversary has seen my hand", True)])
+def test_seen_is_the_books_exposed_only_beside_a_card_or_hand(query, exposed):
+    assert ("exposed" in expand(query)) == exposed
+
+
 @pytest.mark.parametrize("word, books_word", [("betting", "stake"), ("quitting", "abandon"), ("folded", "abandon"),
                                               ("showed", "exposed"), ("skipped", "omit")])
 def test_a_card_word_s_forms_still_bring_the_books_words(word, books_word):
