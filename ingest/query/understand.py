@@ -178,6 +178,13 @@ def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> lis
     matches them whole, side by side (a final -s or -es allowed; a word of it ending in * any word
     beginning so: "change* my mind" is "changed my mind" too); a starred key, any word that
     :func:`_begins` with it; any other key, the same word."""
+    found = _rewrites(tuple(query_words))  # asked twice a search: for the words searched and what was understood
+    return list(found) if keep_same else [(w, v) for w, v in found if v != w]
+
+
+@functools.lru_cache(maxsize=1024)
+def _rewrites(query_words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """:func:`rewrites` of these words, a books' word the same as the query's kept."""
     joined = " ".join(query_words)
     present = set(query_words)
     out: list[tuple[str, str]] = []
@@ -189,8 +196,8 @@ def rewrites(query: str, query_words: list[str], keep_same: bool = False) -> lis
         else:
             word = key if key in present else None
         if word:
-            out += [(word, v) for v in values if (keep_same or v != word) and (word, v) not in out]
-    return out
+            out += [(word, v) for v in values if (word, v) not in out]
+    return tuple(out)
 
 
 class SituationReader:
