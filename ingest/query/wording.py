@@ -58,9 +58,9 @@ class BooksWords:
         in at least ``IN_THE_BOOKS`` laws of those searched, or in one law for a query of at most
         ``SHORT_QUERY`` words of 3 letters or more: "deal", "picked", "misere", "vorhand" and
         "umpire" (1 law) are; "hi", "government" (no law), "government election" and "how long to
-        boil an egg" ("boil": none) are not. Not FTS5's Porter stems: "his" is "hi" and "election" is "elect" to them. A query of
-        function words alone (spaCy's English stop words: "no", "up", "again and again") is not
-        answered by this rule, however often the books print them."""
+        boil an egg" ("boil": none) are not. Not FTS5's Porter stems: "his" is "hi" and "election"
+        is "elect" to them. A query of function words alone (spaCy's English stop words: "no", "up",
+        "again and again") is not answered by this rule, however often the books print them."""
         if not any(w not in STOP_WORDS for w in ws):
             return False
         short = len(ws) <= SHORT_QUERY and all(len(w) >= 3 for w in ws)
