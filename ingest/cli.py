@@ -218,12 +218,12 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
     """
     if not db_path.exists():
         from .build.catalog import load_catalog
-        from .build.fetch import CACHE, fetch_books
+        from .build.fetch import fetch_books
 
         mirror = first_build_mirror(mirror)
         click.echo(f"{db_path} does not exist yet: getting the books from {books_origin(mirror)} and building it first.",
                    err=True)
-        report = fetch_books(load_catalog(), cache or CACHE, mirror=mirror, progress=progress,
+        report = fetch_books(load_catalog(), cache or paths.BOOK_CACHE, mirror=mirror, progress=progress,
                              retries=2, timeout=15, give_up_offline=True)
         if report.failed:
             reason = next(iter(report.failed.values()))
@@ -344,12 +344,12 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
     catalog's sha256, and each that differs is named. Exit status 1 if any book could not be
     fetched."""
     from .build.catalog import load_catalog
-    from .build.fetch import CACHE, fetch_books
+    from .build.fetch import fetch_books
 
     try:
         books = load_catalog()
-        click.echo(f"Fetching {len(books)} books from {books_origin(mirror, url_base)} into {cache or CACHE}", err=True)
-        report = fetch_books(books, cache or CACHE, mirror=mirror, url_base=url_base, force=force, progress=progress)
+        click.echo(f"Fetching {len(books)} books from {books_origin(mirror, url_base)} into {cache or paths.BOOK_CACHE}", err=True)
+        report = fetch_books(books, cache or paths.BOOK_CACHE, mirror=mirror, url_base=url_base, force=force, progress=progress)
         catalogued = {b.slug: b.sha256 or "" for b in books}
     except (CorpusError, OSError) as e:
         fail(str(e))
@@ -364,7 +364,7 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
                     f"{catalogued[slug][:16]}…): a truncated download or another edition; the build leaves out "
                     "a book whose codes it cannot find. Fetch it again with --force.", fg="yellow", err=True)
     click.echo(f"{len(report.fetched)} fetched, {len(report.skipped)} kept, {len(report.failed)} failed "
-               f"into {cache or CACHE}", err=True)
+               f"into {cache or paths.BOOK_CACHE}", err=True)
     if report.failed:
         sys.exit(1)
 

@@ -1,10 +1,10 @@
 """Fetch: bring the catalogued books into the cache, from their public addresses or a mirror.
 
 :func:`fetch_books` downloads each book's ``download`` address (or ``URL_BASE/<slug>.txt``, or
-copies ``MIRROR/<slug>.txt``) into ``CACHE/<slug>.txt``, writing each file whole (a temporary
-file renamed into place), with retries on network errors and server errors (5xx), and records
-what it got in ``CACHE/manifest.json``: bytes, sha256, where from, and whether it is the copy the
-catalog was made from.
+copies ``MIRROR/<slug>.txt``) into ``BOOK_CACHE/<slug>.txt`` (:data:`ingest.paths.BOOK_CACHE`),
+writing each file whole (a temporary file renamed into place), with retries on network errors and
+server errors (5xx), and records what it got in ``BOOK_CACHE/manifest.json``: bytes, sha256, where
+from, and whether it is the copy the catalog was made from.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import httpx
 from ..paths import BOOK_CACHE
 from .catalog import BookEntry
 
-CACHE = BOOK_CACHE
 RETRIES = 3
 
 
@@ -71,7 +70,7 @@ class Offline(RuntimeError):
 
 def fetch_books(
     books: list[BookEntry],
-    cache: Path = CACHE,
+    cache: Path = BOOK_CACHE,
     mirror: Path | None = None,
     url_base: str | None = None,
     force: bool = False,
