@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -161,3 +162,26 @@ def test_a_rebuild_with_nothing_changed_never_loads_spacy_and_gives_the_same_dat
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "0", "False"]
     assert _dump(db) == _dump(seed_db)
+
+
+def test_the_tagging_fingerprint_follows_the_files_tagging_reads(tmp_path):
+    """Editing a modern word (search_terms.toml) or a game's name (games.toml) re-tags no law;
+    editing an entity's phrases does; a missing tagging file is named."""
+    import shutil
+
+    from ingest import vocabulary
+    from ingest.build.tagging import fingerprint
+
+    folder = tmp_path / "vocabulary"
+    shutil.copytree(Path(vocabulary.__file__).parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    before = fingerprint(folder)
+    for name in ("search_terms.toml", "games.toml"):
+        with open(folder / name, "a", encoding="utf-8") as f:
+            f.write("\n# a comment added by the test\n")
+    assert fingerprint(folder) == before
+    with open(folder / "entities.toml", "a", encoding="utf-8") as f:
+        f.write("\n# a comment added by the test\n")
+    assert fingerprint(folder) != before
+    (folder / "lemmas.toml").unlink()
+    with pytest.raises(vocabulary.VocabularyError, match="lemmas.toml: cannot be read"):
+        fingerprint(folder)
