@@ -277,8 +277,9 @@ def test_a_game_no_book_gives_the_laws_of_is_no_free_pass(searcher):
 def test_a_named_game_ranks_its_laws_first(searcher):
     # Hoffmann's Écarté law 10 and Enquire Within's vii are the écarté laws on turning up the trump
     hits = searcher.search("the trump card was not turned up at écarté", limit=5)
-    assert [h.game for h in hits[:3]] == ["ecarte"] * 3
-    assert hits[0].game == "ecarte"
+    assert {h.id for h in hits[:2]} == {"hoffmann-hoyles-games-modernized-1909/ecarte/10",
+                                        "enquire-within-upon-everything-1894/ecarte/vii"}
+    assert sum(h.game == "ecarte" for h in hits) >= 4
     other = searcher.search("the trump card was not turned up", limit=5)
     assert {h.game for h in other} != {"ecarte"}
 
