@@ -147,6 +147,7 @@ def _run_build(corpus: tuple[Path, ...], db_path: Path, cache: Path | None = Non
         f"{c.get('law_entities', 0)} entity mentions; {c.get('law_embeddings', 0)} law vectors "
         f"({report.embedded} computed, {c.get('law_embeddings', 0) - report.embedded} kept from the previous build); "
         f"{c.get('law_questions', 0)} plain questions ({report.embedded_questions} embedded); "
+        f"citations {'kept from the previous build' if report.citations_kept else 'resolved'}; "
         f"{c.get('fragments', 0)} fragment(s); "
         f"{len(report.warnings)} warning(s)",
         err=True,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 7  # 0: built before the version was stored; 1: never released
+SCHEMA_VERSION = 8  # 0: built before the version was stored; 1: never released
 
 
 class SchemaError(Exception):

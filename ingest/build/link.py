@@ -64,8 +64,11 @@ def link_excerpts(segmented: list[tuple[Document, list[Segmentation]]]) -> list[
     return unmatched
 
 
-def resolver_for(docs: list[Document], laws: list[Law], games: dict[str, str]) -> Resolver:
-    """A citation resolver over the laws being built (``games``: the games they belong to)."""
+def citables(docs: list[Document], laws: list[Law], games: dict[str, str]
+              ) -> tuple[list[CitableSource], list[CitableLaw], list[CitableCode]]:
+    """What a citation resolver is given of the records being built (``games``: the games the
+    laws belong to, slug → name): the sources, the laws and the codes, as ``Resolver`` takes them
+    after ``games``."""
     sources = [CitableSource(d.source.slug, d.source.title, d.source.author, d.source.year, d.source.kind)
                for d in docs]
     codes = [CitableCode(f"{d.source.slug}/{c.slug}", d.source.slug, c.game, c.title or games.get(c.game, c.game),
@@ -73,7 +76,12 @@ def resolver_for(docs: list[Document], laws: list[Law], games: dict[str, str]) -
              for d in docs for c in d.source.codes]
     citable = [CitableLaw(law.id, law.source, law.game, law.code_id, law.number, law.kind, law.parent,
                           law.ordinal, law.numbered, law.witness_of, law.text) for law in laws]
-    return Resolver(games, sources, citable, codes)
+    return sources, citable, codes
+
+
+def resolver_for(docs: list[Document], laws: list[Law], games: dict[str, str]) -> Resolver:
+    """A citation resolver over the laws being built (``games``: the games they belong to)."""
+    return Resolver(games, *citables(docs, laws, games))
 
 
 def short_citations(resolver: Resolver, docs: list[Document], laws: list[Law], games: dict[str, str]) -> list[str]:

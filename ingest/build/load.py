@@ -40,6 +40,7 @@ class Corpus:
     tagging: dict[str, str] = field(default_factory=dict)  # law id → its tagging key (ingest.build.tagging)
     questions: dict[tuple[str, int], LawVector] = field(default_factory=dict)  # (law id, n) → a question's vector
     book_words: dict[str, float | None] = field(default_factory=dict)  # stem → English log probability (ingest.build.words)
+    stages: dict[str, tuple[str, str]] = field(default_factory=dict)  # stage → (key, output JSON) a rebuild may keep (ingest.build.citing)
 
 
 def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
@@ -104,6 +105,8 @@ def rows(corpus: Corpus) -> Iterable[tuple[str, Iterable[dict]]]:
     yield "book_words", ({"stem": w, "english_logprob": p} for w, p in sorted(corpus.book_words.items()))
     yield "law_embeddings", ({"law_id": law_id, "model": v.model, "content_hash": v.content_hash,
                               "vector": v.vector} for law_id, v in sorted(corpus.vectors.items()))
+    yield "build_stages", ({"stage": stage, "key": key, "output": output}
+                           for stage, (key, output) in sorted(corpus.stages.items()))
 
 
 def _tagging_row(law: Law, key: str) -> dict:

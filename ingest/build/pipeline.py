@@ -21,16 +21,9 @@ from ..models import CorpusError, Document, Links, Ruling, Segmentation
 from ..situation_model import SituationModel
 from .annotations import final_tags, read_annotations
 from .catalog import BookEntry, footnotes, load_catalog
-from .link import (
-    asked_vectors,
-    attach_footnotes,
-    cross_references,
-    link_excerpts,
-    parallels,
-    resolver_for,
-    ruling_citations,
-    short_citations,
-)
+from .citing import STAGE as CITING_STAGE
+from .citing import cite_laws
+from .link import asked_vectors, attach_footnotes, link_excerpts, parallels
 from .load import Corpus, write_database
 from .lock import build_lock
 from .questions import embed_questions, read_questions
@@ -66,6 +59,7 @@ class BuildReport:
     embedded: int = 0  # laws whose vectors were computed (the others were reused from the previous database)
     tagged: int = 0  # laws run through the entity and situation taggers (the others' tagging was reused)
     embedded_questions: int = 0  # questions whose vectors were computed (the others were reused)
+    citations_kept: bool = False  # the citations were kept from the previous database (ingest.build.citing)
 
 
 def segment_corpus(docs: list[Document]) -> tuple[list[tuple[Document, list[Segmentation]]], list[str]]:
@@ -212,10 +206,10 @@ def _build(
         if book and book.footnotes:
             attach_footnotes([law for s in segs for law in s.laws], footnotes(book, doc.text, doc.source.path))
     used = {s.code.game: games[s.code.game] for _, segs in segmented for s in segs}
-    resolver = resolver_for(docs, laws, used)
     rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
-    links = Links(cross_references(resolver, laws), ruling_citations(resolver, rulings, rules))
-    for law_id in short_citations(resolver, docs, laws, vocabulary.games()):
+    citing, citing_key, citations_kept = cite_laws(docs, laws, used, rulings, rules, previous=db_path)
+    links = Links(citing.cross_references, citing.ruling_citations)
+    for law_id in citing.alone_not:
         if law_id.split("/")[0] in books:  # the seeds' own laws need no unique citation
             warnings.append(f"{law_id}: no short citation names it alone (please report it)")
 
@@ -229,7 +223,7 @@ def _build(
     # load
     entities = [e.entity for e in vocabulary.entities(folder)]
     corpus = Corpus(segmented, used, entities, list(vocabulary.situations(folder)), rulings, links, vectors, tagging,
-                    questions, book_words)
+                    questions, book_words, {CITING_STAGE: (citing_key, citing.dumps())})
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -242,4 +236,4 @@ def _build(
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
     return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded, tagged,
-                       embedded_questions)
+                       embedded_questions, citations_kept)

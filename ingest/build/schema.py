@@ -100,4 +100,7 @@ TABLES: dict[str, Table] = {
         {"law_id": str, "model": str, "content_hash": str, "vector": bytes}, pk="law_id",
         foreign_keys=(("law_id", "laws", "id"),),
     ),
+    # a build stage's output kept under the hash of what it read, for the next build to take
+    # when the hash is the same (ingest.build.citing: the citations)
+    "build_stages": Table({"stage": str, "key": str, "output": str}, pk="stage"),
 }
