@@ -85,6 +85,12 @@ def pairs(x: np.ndarray, grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # by the 5-fold cross-validation below among 0, 1, 2 and "the named game's laws strictly first":
 # nDCG@10 0.719, 0.724, 0.722, 0.705 (game-naming queries 0.677, 0.694, 0.690, 0.656).
 GAME_BONUS = 1.0
+# Tried on the 819 training queries of 2026-12-02 and not adopted (5-fold nDCG@10 against 0.7166 for
+# the same cached candidates): pairs weighted by their gain difference, or per query, 0.7165–0.7186;
+# three features from the judged training queries nearest the query (their grades of the candidate,
+# weighted by similarity; another writer's queries only) 0.7188; the query adapter refitted with the
+# judged queries' graded-2 laws added to its pairs (cross-fitted by fold) 0.7197. The candidates'
+# best ordering scores 0.976: what is missing is in the features, not the candidates or the fit.
 
 
 def fit(data: list[tuple], c: float = 1.0) -> tuple[np.ndarray, float]:
