@@ -164,27 +164,39 @@ def test_a_rebuild_with_nothing_changed_never_loads_spacy_and_gives_the_same_dat
     assert _dump(db) == _dump(seed_db)
 
 
-def test_the_tagging_fingerprint_follows_the_files_tagging_reads(tmp_path):
-    """Editing a modern word (search_terms.toml) or a game's name (games.toml) re-tags no law;
-    editing an entity's phrases does; a missing tagging file is named."""
+def test_the_tagging_fingerprint_follows_the_vocabulary_tagging_reads(tmp_path):
+    """Editing a modern word (search_terms.toml), a game's name (games.toml) or a comment re-tags
+    no law; a new phrase for an entity does; a missing tagging file is named."""
     import shutil
 
     from ingest import vocabulary
     from ingest.build.tagging import fingerprint
 
-    folder = tmp_path / "vocabulary"
-    shutil.copytree(Path(vocabulary.__file__).parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    before = fingerprint(folder)
-    for name in ("search_terms.toml", "games.toml"):
-        with open(folder / name, "a", encoding="utf-8") as f:
-            f.write("\n# a comment added by the test\n")
-    assert fingerprint(folder) == before
-    with open(folder / "entities.toml", "a", encoding="utf-8") as f:
-        f.write("\n# a comment added by the test\n")
-    assert fingerprint(folder) != before
-    (folder / "lemmas.toml").unlink()
+    def copy(name):
+        folder = tmp_path / name
+        shutil.copytree(Path(vocabulary.__file__).parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+        return folder
+
+    def append(path, text):
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
+
+    before = fingerprint(copy("as-is"))
+    query_side = copy("query-side")
+    append(query_side / "search_terms.toml", '"tabled" = ["laid on the table"]\n')
+    append(query_side / "games.toml", "\n# a comment\n")
+    append(query_side / "entities.toml", "\n# a comment\n")
+    assert fingerprint(query_side) == before
+    entity = copy("entity")
+    text = (entity / "entities.toml").read_text(encoding="utf-8")
+    assert '  "revoke", "renounce",' in text  # the revoke entity's phrases, as the file writes them
+    (entity / "entities.toml").write_text(text.replace('  "revoke", "renounce",', '  "revoke", "renegue", "renounce",', 1),
+                                          encoding="utf-8")
+    assert fingerprint(entity) != before
+    missing = copy("missing")
+    (missing / "lemmas.toml").unlink()
     with pytest.raises(vocabulary.VocabularyError, match="lemmas.toml: cannot be read"):
-        fingerprint(folder)
+        fingerprint(missing)
 
 
 def test_citations_are_resolved_again_when_a_law_changes(tmp_path, write_source):

@@ -3,8 +3,9 @@
 The citations inside laws (:func:`~ingest.build.link.cross_references`), in rulings
 (:func:`~ingest.build.link.ruling_citations`) and each law's short citation
 (:func:`~ingest.build.link.short_citations`) depend on nothing but the laws, codes and sources
-being built (what the resolver is given), the rulings, the games' names and aliases
-(``vocabulary/games.toml``) and the resolver's code. The build keeps their output in the table
+being built (what the resolver is given), the rulings, the games' names, aliases and families as
+the vocabulary gives them (``vocabulary/games.toml``), the resolver's code and the Unicode tables
+its text folding uses. The build keeps their output in the table
 ``build_stages`` under :func:`citing_key` (sha256 of all of those), and a rebuild whose key is
 found in the previous database takes the output from there instead of resolving about 4,600
 citations again (about 1 s of a 5 s rebuild on the machine of the issue's figures), as
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import unicodedata
 from dataclasses import astuple, dataclass
 from importlib import util
 from pathlib import Path
@@ -27,8 +29,8 @@ from .link import citables, cross_references, resolver_for, ruling_citations, sh
 STAGE = "citations"
 # the modules whose code decides a citation: the finder and resolver, the short forms, the text
 # folding and numbering they use, the vocabulary's reader, and the link functions themselves
-CODE = ("ingest.cite.find", "ingest.cite.records", "ingest.cite.resolve", "ingest.citation", "ingest.text",
-        "ingest.numbering", "ingest.vocabulary", "ingest.build.link")
+CODE = ("ingest.cite", "ingest.cite.find", "ingest.cite.records", "ingest.cite.resolve", "ingest.citation",
+        "ingest.text", "ingest.numbering", "ingest.vocabulary", "ingest.build.link", "ingest.build.citing")
 
 
 @dataclass
@@ -56,14 +58,17 @@ class Citing:
 
 
 def citing_key(docs: list[Document], laws: list[Law], used: dict[str, str], rulings: list[Ruling],
-               rules: dict[str, str], folder: Path = vocabulary.FOLDER) -> str:
+               rules: dict[str, str]) -> str:
     """Hex sha256 of everything the citations read: the sources, codes and laws the resolver is
     given (:func:`~ingest.build.link.citables`), the games used and their names, the rulings and
-    the books they rule on, ``games.toml`` of the vocabulary ``folder`` and the code of :data:`CODE`."""
-    h = hashlib.sha256()
-    for part in (*citables(docs, laws, used), sorted(used.items()), rulings, sorted(rules.items())):
+    the books they rule on, the games, aliases and families the vocabulary gives this process (as
+    loaded, not the file: a second build in one process sees what its resolver sees), the version
+    of the Unicode tables, and the code of :data:`CODE`."""
+    h = hashlib.sha256(unicodedata.unidata_version.encode() + b"\0")
+    known = (vocabulary.games(), vocabulary.aliases(), vocabulary.families())
+    for part in (*citables(docs, laws, used), sorted(used.items()), rulings, sorted(rules.items()), known):
         h.update(repr(part).encode() + b"\0")
-    for path in [folder / "games.toml"] + [Path(util.find_spec(m).origin) for m in CODE]:
+    for path in (Path(util.find_spec(m).origin) for m in CODE):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 

@@ -21,33 +21,30 @@ from importlib import metadata, util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import vocabulary
 from ..models import Decision, Law, Mention
-from ..vocabulary import VocabularyError
 
 if TYPE_CHECKING:
     from ..tag import Tagger
 
 Progress = Callable[[Iterable, int, str], Iterable]
 
-# the vocabulary files the entity tagger (ingest/tag.py: entities, lemmas) and the situation cues
-# (ingest/situations.py: situations, remedies) read; the query side's files (games.toml,
-# search_terms.toml) do not change a law's tagging, so editing a modern word re-tags nothing
-TAGGING_FILES = ("entities.toml", "lemmas.toml", "situations.toml")
-
-
 def fingerprint(vocabulary_folder: Path) -> str:
-    """Hex sha256 of what a law's tagging depends on besides its text: the vocabulary files of
-    :data:`TAGGING_FILES` in ``vocabulary_folder``, the source of the entity and situation taggers
-    and of the vocabulary's reader, and the versions of spaCy and of its lookup tables (the lemmas).
-    Raises :class:`~ingest.vocabulary.VocabularyError` naming a vocabulary file that cannot be read."""
+    """Hex sha256 of what a law's tagging depends on besides its text: the vocabulary the entity
+    tagger (``ingest/tag.py``: entities, lemmas) and the situation cues (``ingest/situations.py``:
+    situations, remedies) read from ``vocabulary_folder``, as this process has loaded it (a second
+    build in one process tags with what its loaders hold, and keys its tags so); the source of the
+    taggers and of the vocabulary's reader; and the versions of spaCy and of its lookup tables (the
+    lemmas). The query side's files (``games.toml``, ``search_terms.toml``) and comments change
+    nothing: editing a modern word re-tags no law. Raises
+    :class:`~ingest.vocabulary.VocabularyError` naming a vocabulary file that is missing or malformed."""
     h = hashlib.sha256(f"{metadata.version('spacy')} {metadata.version('spacy-lookups-data')}".encode())
+    f = vocabulary_folder
+    used = (vocabulary.entities(f), vocabulary.lemmas(f), vocabulary.situations(f), vocabulary.remedies(f))
+    h.update(repr(used).encode() + b"\0")
     # the modules' files, found without importing them (importing ingest.tag imports spaCy)
-    code = [Path(util.find_spec(f"ingest.{m}").origin) for m in ("tag", "situations", "vocabulary")]
-    for path in [vocabulary_folder / name for name in TAGGING_FILES] + code:
-        try:
-            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        except OSError as e:
-            raise VocabularyError(f"{path}: cannot be read ({e.strerror})") from None
+    for path in (Path(util.find_spec(f"ingest.{m}").origin) for m in ("tag", "situations", "vocabulary")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
