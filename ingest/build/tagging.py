@@ -5,8 +5,9 @@ spaCy pass over a law's text. Their output depends on the text and on nothing el
 vocabulary and the tagger itself, so the build keeps it in the table ``law_tagging`` under a key
 (:func:`tagging_key`: sha256 of the text and of :func:`fingerprint`) and a rebuild takes from the
 previous database the output of every law whose key it finds there, tagging the rest — as
-:mod:`ingest.build.vectors` does for the law vectors. Changing a vocabulary file, the tagger's
-code or the spaCy version changes the fingerprint, and every law is tagged again. spaCy and the
+:mod:`ingest.build.vectors` does for the law vectors. Changing what the taggers read of the
+vocabulary (entities, lemmas, situations and their cues), the taggers' code or the spaCy version
+changes the fingerprint, and every law is tagged again. spaCy and the
 taggers are loaded only when some law is to be tagged: a rebuild with nothing changed never
 imports spaCy (1.1 s of import and 0.7 s of pipeline set-up saved here).
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from ..tag import Tagger
 
 Progress = Callable[[Iterable, int, str], Iterable]
+
 
 def fingerprint(vocabulary_folder: Path) -> str:
     """Hex sha256 of what a law's tagging depends on besides its text: the vocabulary the entity
