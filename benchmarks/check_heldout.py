@@ -99,7 +99,8 @@ def game_names(path: Path = GAMES_TOML) -> list[tuple[str, str]]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     names = {}
     for slug, name in data.get("games", {}).items():
-        for n in (slug, slug.replace("-", " "), name):
+        # "general" (the laws of all card games) is an everyday word, not a game a player names
+        for n in ((slug, slug.replace("-", " ")) if slug != "general" else ()) + (name,):
             names[fold(n)] = slug
     for alias, slug in data.get("aliases", {}).items():
         names[fold(alias)] = slug if isinstance(slug, str) else slug[0]
