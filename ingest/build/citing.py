@@ -5,10 +5,10 @@ The citations inside laws (:func:`~ingest.build.link.cross_references`), in ruli
 (:func:`~ingest.build.link.short_citations`) depend on nothing but the laws, codes and sources
 being built (what the resolver is given), the rulings, the games' names, aliases and families as
 the vocabulary gives them (``vocabulary/games.toml``), the resolver's code and the Unicode tables
-its text folding uses. The build keeps their output in the table
-``build_stages`` under :func:`citing_key` (sha256 of all of those), and a rebuild whose key is
-found in the previous database takes the output from there instead of resolving about 4,600
-citations again (a rebuild with nothing changed took 3.35 s instead of 4.61 s on a 2-core machine), as
+its text folding uses. The build keeps their output in the table ``build_stages`` under
+:func:`citing_key` (sha256 of all of those), and a rebuild whose key is found in the previous
+database takes the output from there instead of resolving about 4,600 citations again (a rebuild
+with nothing changed took 3.35 s instead of 4.61 s on a 2-core machine), as
 :mod:`ingest.build.tagging` does for tags and :mod:`ingest.build.vectors` for vectors.
 """
 

@@ -7,9 +7,9 @@ vocabulary and the tagger itself, so the build keeps it in the table ``law_taggi
 previous database the output of every law whose key it finds there, tagging the rest — as
 :mod:`ingest.build.vectors` does for the law vectors. Changing what the taggers read of the
 vocabulary (entities, lemmas, situations and their cues), the taggers' code or the spaCy version
-changes the fingerprint, and every law is tagged again. spaCy and the
-taggers are loaded only when some law is to be tagged: a rebuild with nothing changed never
-imports spaCy (1.1 s of import and 0.7 s of pipeline set-up saved here).
+changes the fingerprint, and every law is tagged again. spaCy and the taggers are loaded only when
+some law is to be tagged: a rebuild with nothing changed never imports spaCy (1.1 s of import and
+0.7 s of pipeline set-up saved here).
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def tag_laws(laws: list[Law], folder: Path, progress: Progress, previous: Path |
     ``previous`` where its key is there, else by one spaCy pass for both, with ``tagger`` (an
     entity :class:`~ingest.tag.Tagger` of the vocabulary ``folder``; made here when none is given
     and some law is to be tagged). Returns each law's key by law id and how many laws were tagged
-    (the others were reused). Raises :class:`~ingest.models.CorpusError` for a malformed
-    vocabulary file (when the taggers are made)."""
+    (the others were reused). Raises :class:`~ingest.vocabulary.VocabularyError` (a
+    :class:`~ingest.models.CorpusError`) for a missing or malformed vocabulary file."""
     fp = fingerprint(folder)
     keys = {law.id: tagging_key(law.text, fp) for law in laws}
     known = previous_tagging(previous, set(keys.values())) if previous else {}
