@@ -7,7 +7,8 @@ Starts ``cardlaws serve`` and plain ``datasette serve --immutable`` (no metadata
 templates) on free ports, then, ``--runs`` times, for each pair in ``PAIRS`` runs
 ``wrk -t2 -c<connections> -d<seconds>s --latency`` against our page and then against its pair, and
 prints the median requests/s and p50 latency of each, their ratio, the target (ours at least the
-pair's; search at least twice) and errors (non-2xx answers, socket errors), and our server's
+pair's; search at least twice) and errors of each side (non-2xx answers, socket errors and wrk's
+2-second timeouts, over the runs), and our server's
 resident memory before and after. A page this version of the site does not have yet (it answers
 with a redirect or a 404) is listed as not measured. Needs Debian's ``wrk``.
 """
@@ -103,7 +104,7 @@ def main() -> None:
         print(f"median of {args.runs} runs of wrk -t2 -c{args.connections} -d{args.seconds}s; "
               "ours = cardlaws serve, plain = datasette serve --immutable, same database")
         print(f"{'page':<12}{'ours req/s':>11}{'plain req/s':>12}{'ratio':>7}{'target':>8}{'ours p50':>10}"
-              f"{'plain p50':>10}{'errors':>8}  plain page")
+              f"{'plain p50':>10}{'errors ours/plain':>18}  plain page")
         for name, _page, counterpart, target in pairs:
             runs = results[name]
             ours_rps = statistics.median(r[0][0] for r in runs)
@@ -111,7 +112,7 @@ def main() -> None:
             ratio = ours_rps / plain_rps if plain_rps else float("inf")
             print(f"{name:<12}{ours_rps:>11.1f}{plain_rps:>12.1f}{ratio:>7.2f}{'≥' + format(target, 'g'):>8}"
                   f"{statistics.median(r[0][1] for r in runs):>9.1f}ms{statistics.median(r[1][1] for r in runs):>8.1f}ms"
-                  f"{sum(r[0][2] + r[1][2] for r in runs):>8}  {counterpart}{'' if ratio >= target else '  (below target)'}")
+                  f"{str(sum(r[0][2] for r in runs)) + '/' + str(sum(r[1][2] for r in runs)):>18}  {counterpart}{'' if ratio >= target else '  (below target)'}")
         for name in missing:
             print(f"{name:<12}  not measured: this version of the site has no such page yet")
         print(f"our server's resident memory: {rss_before:.0f} MB before, {rss_mb(ours.pid):.0f} MB after")
