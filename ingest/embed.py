@@ -69,6 +69,15 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
     return (x - mean) / np.sqrt(var + eps) * weight + bias
 
 
+# Tried on 2026-12-02 and not adopted (the 1,502 laws' passages, 80,696 tokens, 2 idle cores): the same
+# weights as an ONNX graph run by onnxruntime 1.32 took 17.4–22.3 s against 24.9–31.3 s here (the
+# 3,243 questions 8.1–10.6 s against 9.3–11.3 s; one query 11.6 ms against 19 ms, and no gain in a
+# search's latency, where the query's vector is computed beside the full-text searches), for two
+# more packages and a graph written by hand; with its weights quantized to int8 (onnxruntime's
+# dynamic quantization), 12.6 s and 5.8 s, but a law's vector then lies as far as cosine 0.88 from
+# the model's. The encoder's products alone are about 1.7 TFLOP for the laws: on 2 cores the
+# float32 model cannot embed the laws and questions in much under 25 s.
+
 _ONE_BLAS_THREAD = None  # the limit one_blas_thread set, kept for the life of the process
 
 
