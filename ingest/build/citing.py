@@ -19,11 +19,11 @@ import json
 import sqlite3
 import unicodedata
 from dataclasses import astuple, dataclass
-from importlib import util
 from pathlib import Path
 
 from .. import vocabulary
 from ..models import CrossReference, Document, Law, Ruling, RulingCitation
+from .keys import hash_sources
 from .link import citables, cross_references, resolver_for, ruling_citations, short_citations
 
 STAGE = "citations"
@@ -68,8 +68,7 @@ def citing_key(docs: list[Document], laws: list[Law], used: dict[str, str], ruli
     known = (vocabulary.games(), vocabulary.aliases(), vocabulary.families())
     for part in (*citables(docs, laws, used), sorted(used.items()), rulings, sorted(rules.items()), known):
         h.update(repr(part).encode() + b"\0")
-    for path in (Path(util.find_spec(m).origin) for m in CODE):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    hash_sources(h, CODE)
     return h.hexdigest()
 
 

@@ -18,12 +18,13 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable
-from importlib import metadata, util
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import vocabulary
 from ..models import Decision, Law, Mention
+from .keys import hash_sources
 
 if TYPE_CHECKING:
     from ..tag import Tagger
@@ -44,9 +45,7 @@ def fingerprint(vocabulary_folder: Path) -> str:
     f = vocabulary_folder
     used = (vocabulary.entities(f), vocabulary.lemmas(f), vocabulary.situations(f), vocabulary.remedies(f))
     h.update(repr(used).encode() + b"\0")
-    # the modules' files, found without importing them (importing ingest.tag imports spaCy)
-    for path in (Path(util.find_spec(f"ingest.{m}").origin) for m in ("tag", "situations", "vocabulary")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    hash_sources(h, ("ingest.tag", "ingest.situations", "ingest.vocabulary"))
     return h.hexdigest()
 
 
