@@ -77,6 +77,8 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 # dynamic quantization), 12.6 s and 5.8 s, but a law's vector then lies as far as cosine 0.88 from
 # the model's. The encoder's products alone are about 1.7 TFLOP for the laws: on 2 cores the
 # float32 model cannot embed the laws and questions in much under 25 s.
+# Also tried then: one query's products split by columns between two threads: p50 13.8 ms against
+# 15.6–17.1 ms, p95 20.1 against 20.2–20.9 ms (300 training queries): not worth a second thread.
 
 _ONE_BLAS_THREAD = None  # the limit one_blas_thread set, kept for the life of the process
 
