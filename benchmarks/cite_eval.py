@@ -46,8 +46,8 @@ def main() -> None:
     if args.held_out:
         report("held-out cases (tests/cite/heldout.jsonl)", by_kind(conn, load_cases(HELD_OUT)), args.details)
     rt = round_trip(conn)
-    print(f"round trip: {rt['ok']} of {rt['laws']} laws and clauses of the books read back as themselves "
-          f"({rt['duplicates']} numbers printed twice, cited as such)")
+    print(f"round trip: {rt['ok']} of {rt['laws']} laws and clauses of the books (and of the seed code no book holds) read back as themselves "
+          f"({rt['duplicates']} of them printed with a number the book prints twice, cited by copy)")
     for law_id, citation, got in rt["failures"][:20]:
         print(f"  {law_id}: {citation!r} -> {got}")
     total, resolved = conn.execute(

@@ -7,26 +7,15 @@ Exit status: 0 on success, 1 on a user error (a message on stderr, no traceback)
 from __future__ import annotations
 
 import difflib
-import sqlite3
+import socket
 import sys
-import time
 from pathlib import Path
 
 import click
 
 from . import paths
+from .cli_options import CACHE_OPTION, DB_OPTION, fail, open_database, progress, text_argument
 from .models import CorpusError
-
-DB_OPTION = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=paths.DEFAULT_DB,
-    show_default="db/cardlaws.db in the project", help="The SQLite database file.",
-)
-
-
-def fail(message: str) -> None:
-    """Print ``message`` on stderr and exit with status 1."""
-    click.secho(f"error: {message}", fg="red", err=True)
-    sys.exit(1)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,32 +29,6 @@ def main() -> None:
       cardlaws serve              build if needed, then browse it at http://127.0.0.1:8001
       cardlaws show SOURCE/CODE/NUMBER
     """
-
-
-CACHE_OPTION = click.option(
-    "--cache", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Folder of fetched books (default: .cache/books in the project, or $CARDLAWS_CACHE).",
-)
-
-
-def progress(items, length, label):
-    """A progress bar on stderr for a long step: the count done of ``length`` and the rate; where
-    stderr is not a terminal (a log), one line when the step is done."""
-    start = time.monotonic()
-    shown: list = []  # the bar, once made (it draws itself once before)
-
-    def rate(_item) -> str | None:
-        elapsed = time.monotonic() - start
-        done = shown[0].pos if shown else 0
-        return f"{done / elapsed:.1f}/s" if done and elapsed > 0 else None
-
-    with click.progressbar(items, length=length, label=label, file=sys.stderr, show_pos=True,
-                           item_show_func=rate) as bar:
-        shown.append(bar)
-        yield from bar
-    elapsed = time.monotonic() - start
-    if not sys.stderr.isatty() and length:
-        click.echo(f"{label}: {length} in {elapsed:.1f} s ({length / max(elapsed, 1e-9):.1f}/s)", err=True)
 
 
 def books_origin(mirror: Path | None, url_base: str | None = None) -> str:
@@ -204,7 +167,7 @@ MIRROR_OPTION = click.option(
 @main.command()
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8001, show_default=True, type=int, help="Port to listen on.")
+@click.option("--port", default=8001, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--base-url", default="/", show_default=True, metavar="/PREFIX/",
               help="The path prefix the site is served under behind a proxy: every link, form, asset and "
               "redirect carries it.")
@@ -240,8 +203,13 @@ def serve(db_path: Path, host: str, port: int, base_url: str, mirror: Path | Non
 
     if not (base_url.startswith("/") and base_url.endswith("/")):
         raise click.BadParameter("must start and end with '/', e.g. /cardlaws-site/", param_hint="--base-url")
-    _open(db_path).close()  # refuses a database of another schema, saying to rebuild it
+    open_database(db_path).close()  # refuses a database of another schema, saying to rebuild it
     ds = make_datasette(db_path, base_url=base_url)
+    try:  # say so before announcing the address, not after
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        fail(f"--port: cannot listen on {host}:{port} ({e.strerror or e})")
     click.echo(f"Serving {db_path} at http://{host}:{port}{base_url} (Ctrl+C to stop)", err=True)
     uvicorn.run(ds.app(), host=host, port=port, log_level="warning")
 
@@ -268,7 +236,7 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     from .query.search import QueryError, Searcher
     from .text import normalise_value
 
-    _open(db_path).close()
+    open_database(db_path).close()
     game, source = (normalise_value(v).strip() if v else None for v in (game, source))
     try:
         answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
@@ -311,7 +279,8 @@ def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
     from .cite import Resolver
     from .text import normalise_value
 
-    conn = _open(db_path)
+    text, context = text_argument(text, "TEXT"), text_argument(context, "--context")
+    conn = open_database(db_path)
     context = normalise_value(context).strip() if context else None
     if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:
         fail(f"--context: no law with id {context!r} in {db_path}")
@@ -370,25 +339,6 @@ def corpus_fetch(mirror: Path | None, url_base: str | None, cache: Path | None, 
         sys.exit(1)
 
 
-def _open(db_path: Path) -> sqlite3.Connection:
-    """A read-only connection to the database at ``db_path``; exits with a message when there is
-    none, when it is not a Card Laws database, or when another version of the schema built it."""
-    from .schema_version import SchemaError, check_schema
-
-    if not db_path.exists():
-        fail(f"no database at {db_path}; run 'cardlaws build --db {db_path}' first")
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    try:
-        conn.execute("select 1 from laws limit 1")
-        check_schema(conn, db_path)
-    except sqlite3.DatabaseError as e:
-        fail(f"{db_path} is not a Card Laws database ({e})")
-    except SchemaError as e:
-        fail(str(e))
-    return conn
-
-
 @main.command()
 @click.argument("law_id")
 @click.option("--bibtex", "fmt", flag_value="bibtex", help="Print the citation as BibTeX instead.")
@@ -406,7 +356,8 @@ def show(law_id: str, fmt: str | None, db_path: Path) -> None:
     from .query.addresses import canonical_law_address
     from .query.laws import law_record
 
-    conn = _open(db_path)
+    law_id = text_argument(law_id, "LAW_ID")
+    conn = open_database(db_path)
     rec = law_record(conn, law_id)
     if rec is None:  # any equivalent form of the id: encoded separators, another case or accent
         found = canonical_law_address(conn, law_id)

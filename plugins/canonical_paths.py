@@ -54,7 +54,12 @@ async def canonical_path(datasette, path: str) -> str | None:
         games = {r["slug"]: r["name"] for r in (await db.execute("select slug, name from games")).rows}
         slug = canonical_game(m.group(1), games)
         if slug:
-            number = normalise_value(urllib.parse.unquote(m.group(2))).strip()
+            try:  # bytes that are no UTF-8 ("%FF") name no law: a 404, not a redirect to a reworded address
+                number = normalise_value(urllib.parse.unquote(m.group(2), errors="strict")).strip()
+            except UnicodeDecodeError:
+                return None
+            if not re.fullmatch(r"[A-Za-z0-9]+", number):  # no law is numbered so: the short path's 404
+                return None
             target = f"/{slug}/{urllib.parse.quote(number)}"
             return target if target != path else None
     return None

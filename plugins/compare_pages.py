@@ -11,7 +11,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from ingest import vocabulary
-from ingest.query.serve import DATABASE_NAME
+from ingest.query.serve import DATABASE_NAME, error_response, not_found
 from ingest.text import normalise_value
 
 
@@ -27,9 +27,8 @@ async def compare_index(datasette, request):
     families = vocabulary.families()
     family = normalise_value(request.args.get("family") or "").strip() or None
     if family and family not in families:
-        error = f"family: no such family of games (families: {', '.join(families)})"
-        return Response.json({"ok": False, "error": error}, status=400) \
-            if request.url_vars.get("format") else Response.text(error + "\n", status=400)
+        return await error_response(datasette, request.path, 400,
+                                    f"family: no such family of games (families: {', '.join(families)})", request=request)
     games = await _games(db, family, families)
     situations = [dict(r) for r in (await db.execute("select id, label from situations order by rowid")).rows]
     counts = {(r["situation"], r["game"]): r["laws"] for r in (await db.execute(
@@ -63,17 +62,14 @@ async def compare_situation(datasette, request):
     situation_id = request.url_vars["situation"]
     rows = (await db.execute("select * from situations where id = ?", [situation_id])).rows
     if not rows:
-        error = "There is no situation at this address; /compare lists them all."
-        html = await datasette.render_template("error.html", {"ok": False, "status": 404, "title": "No such situation",
-                                                              "error": error}, request=request)
-        return Response.html(html, status=404) if not request.url_vars.get("format") else \
-            Response.json({"ok": False, "error": error}, status=404)
+        return await not_found(datasette, request, "There is no situation at this address; /compare lists them all.",
+                               "No such situation")
     situation = dict(rows[0])
     families = vocabulary.families()
     family = normalise_value(request.args.get("family") or "").strip() or None
     if family and family not in families:
-        return Response.json({"ok": False, "error": f"family: no such family of games (families: {', '.join(families)})"},
-                             status=400)
+        return await error_response(datasette, request.path, 400,
+                                    f"family: no such family of games (families: {', '.join(families)})", request=request)
     games = await _games(db, family, families)
     laws = [dict(r) for r in (await db.execute(
         "select l.id, l.game, l.source, l.code, l.number, l.kind, l.text, l.citation, ls.grade, ls.origin, "

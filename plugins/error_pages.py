@@ -1,5 +1,6 @@
 """Error pages: every error a clear 4xx (or a plain 500 that names nothing of the request), in
-HTML or, for a ``.json`` address, JSON; a not-found page never repeats the request's text.
+HTML or, for a ``.json`` address, JSON (``{"ok": false, "error": …}``); a not-found page never repeats the
+request's text.
 
 This replaces Datasette's default exception handler, which prints each error with ``rich`` when
 ``rich`` is installed (spaCy brings it): outside an ``except`` block that printing raises, so every
@@ -13,9 +14,11 @@ import traceback
 import datasette.handle_exception as default_handler
 from datasette import hookimpl
 from datasette.plugins import pm
-from datasette.utils.asgi import Base400, NotFound, Response
+from datasette.utils.asgi import Base400, NotFound
 from datasette.views.base import DatasetteError
 from markupsafe import Markup
+
+from ingest.query.serve import error_response
 
 if pm.is_registered(default_handler):
     pm.unregister(default_handler)
@@ -41,10 +44,6 @@ def describe(exception: Exception) -> tuple[int, str, str | None]:
 def handle_exception(datasette, request, exception):
     async def inner():
         status, message, title = describe(exception)
-        info = {"ok": False, "error": message, "status": status, "title": title}
-        if request.path.split("?")[0].endswith(".json"):
-            return Response.json(info, status=status)
-        html = await datasette.render_template("error.html", info, request=request)
-        return Response.html(html, status=status)
+        return await error_response(datasette, request.path, status, message, title, request)
 
     return inner

@@ -18,10 +18,17 @@ EXAMPLES = ("dealer accidentally flipped a card", "too many cards dealt", "a pla
 
 
 def _counts(conn) -> dict:
+    """The front door's figures: laws and clauses (an excerpt's copy of a book's law not counted
+    again), games, codes, the catalogued law books (each has an address it was fetched from) and
+    the other sources of laws (no catalogued address: seed 000, an older English code of Écarté
+    whose book is not identified, or a user's own text)."""
     row = conn.execute("select count(case when parent is null and witness_of is null then 1 end), "
-                       "count(distinct game), (select count(*) from codes), (select count(*) from sources where kind = 'laws') "
+                       "count(case when parent is not null and witness_of is null then 1 end), "
+                       "count(distinct game), (select count(*) from codes), "
+                       "(select count(*) from sources where kind = 'laws' and address is not null), "
+                       "(select count(*) from sources where kind = 'laws' and address is null) "
                        "from laws").fetchone()
-    return dict(zip(("laws", "games", "codes", "books"), row))
+    return dict(zip(("laws", "clauses", "games", "codes", "books", "other_sources"), row))
 
 
 async def front_door(datasette, request):

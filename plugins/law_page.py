@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 
 from ingest.query.addresses import law_path
 from ingest.query.laws import law_record
-from ingest.query.serve import DATABASE_NAME
+from ingest.query.serve import DATABASE_NAME, not_found
 
 
 def highlight(text: str, mentions: list[dict]) -> Markup:
@@ -35,10 +35,9 @@ def highlight(text: str, mentions: list[dict]) -> Markup:
 async def _not_found(datasette, request) -> Response:
     """A 404 that never repeats the address asked for (a crafted link must not make the site say
     what its author wants)."""
-    context = {"ok": False, "status": 404, "title": "No such law",
-               "error": Markup('There is no law at this address. Every law is listed in <a href="{}">the laws table</a>.')
-               .format(datasette.urls.table(DATABASE_NAME, "laws"))}
-    return Response.html(await datasette.render_template("error.html", context, request=request), status=404)
+    message = Markup('There is no law at this address. Every law is listed in <a href="{}">the laws table</a>.') \
+        .format(datasette.urls.table(DATABASE_NAME, "laws"))
+    return await not_found(datasette, request, message, "No such law")
 
 
 async def law_page(datasette, request):
@@ -71,7 +70,9 @@ async def law_export(datasette, request):
     law_id, fmt = request.url_vars["law_id"], request.url_vars["fmt"]
     rec = await datasette.get_database(DATABASE_NAME).execute_fn(lambda conn: law_record(conn, law_id))
     if rec is None:
-        return Response.text("There is no law at this address.\n", status=404)
+        if fmt == "bib":
+            return Response.text("There is no law at this address.\n", status=404)
+        return await not_found(datasette, request, "There is no law at this address.", "No such law")
     if fmt == "bib":
         return Response.text(rec.bibtex + "\n", headers={"content-type": "application/x-bibtex; charset=utf-8"})
     if fmt == "json":

@@ -15,7 +15,7 @@ import urllib.parse
 
 from datasette import hookimpl
 
-from ingest.query.serve import DATABASE_NAME
+from ingest.query.serve import DATABASE_NAME, error_response
 from ingest.text import normalise
 
 WHOLE = re.compile(r"\d{1,9}")
@@ -77,12 +77,9 @@ def asgi_wrapper(datasette):
                 if not message and any(normalise(v) != v for v in args.get("_search", [])):
                     args["_search"] = [normalise(v) for v in args["_search"]]
                     scope = dict(scope, query_string=urllib.parse.urlencode(args, doseq=True).encode("latin-1"))
-                if message:
-                    as_json = path.endswith(".json")
-                    body = json.dumps({"ok": False, "error": message, "status": 400}) if as_json else message + "\n"
-                    kind = b"application/json" if as_json else b"text/plain; charset=utf-8"
-                    await send({"type": "http.response.start", "status": 400, "headers": [(b"content-type", kind)]})
-                    await send({"type": "http.response.body", "body": body.encode()})
+                if message:  # the site's error page, or its JSON error for a .json address
+                    response = await error_response(datasette, path, 400, message, "Bad request")
+                    await response.asgi_send(send)
                     return
             await app(scope, receive, send)
 

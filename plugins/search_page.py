@@ -5,6 +5,7 @@ answers the query well enough, the nearest laws offered apart."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -14,15 +15,13 @@ from markupsafe import Markup, escape
 
 from ingest import vocabulary
 from ingest.query.cache import per_database
-from ingest.query.search import MODES, ModeUnavailable, QueryError, searcher_for, term_stem
+from ingest.query.search import MAX_LIMIT, MODES, ModeUnavailable, QueryError, searcher_for, term_stem
 from ingest.query.serve import DATABASE_NAME
 from ingest.text import fold, normalise_value
 
 
 def _mark(snippet: str, terms: list[str]) -> Markup:
     """The snippet as HTML with the matched terms marked."""
-    import re
-
     stems = sorted({term_stem(t) for t in terms}, key=len, reverse=True)
     if not stems:
         return Markup(escape(snippet))
@@ -58,12 +57,10 @@ async def search_view(datasette, request):
     mode = args.get("mode") or "ranked"
     wants_json = request.url_vars.get("format") == "json"
     error, answer, status = None, None, 400
-    try:
-        limit = int(args.get("limit") or 20)
-        if not 1 <= limit <= 100:
-            raise ValueError
-    except ValueError:
-        limit, error = 20, "limit must be a whole number from 1 to 100"
+    given = args.get("limit") or "20"  # ASCII digits only: int() would take "5_0", "+5" and other scripts' digits
+    limit = int(given) if re.fullmatch(r"[0-9]{1,3}", given) else 0
+    if not 1 <= limit <= MAX_LIMIT:
+        limit, error = 20, f"limit: give a whole number from 1 to {MAX_LIMIT}"
     if mode not in MODES:
         error = f"mode must be one of {', '.join(MODES)}"
     elif query and not error:

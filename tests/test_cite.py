@@ -43,6 +43,27 @@ def test_every_law_of_the_books_has_a_short_citation_that_reads_back_as_itself(b
     }
 
 
+def test_a_number_printed_twice_is_cited_by_its_copy_and_the_seed_code_of_ecarte_by_its_own_name(books_db):
+    # Hoffmann (1909) prints Bridge law 6's clauses I and II twice (p. 237): the second I comes
+    # after the first II in the book's order
+    conn = sqlite3.connect(books_db.db_path)
+    citation = dict(conn.execute("select id, citation from laws where id glob 'hoffmann-hoyles-games-modernized-1909/bridge/6/I*'"
+                                 " or id = '000_d29d92d83d86afb5/ecarte/5'"))
+    second = "hoffmann-hoyles-games-modernized-1909/bridge/6/I~2"
+    assert citation[second] == "Bridge law 6 (I) (Hoffmann 1909), the second so numbered"
+    # seed 000 is a code no book holds; its title is shared with Hoffmann's Laws of Écarté, so it
+    # is cited by the seed's own title
+    assert citation["000_d29d92d83d86afb5/ecarte/5"] == "Écarté law 5 (An Older English Code of Écarté)"
+    out = CliRunner().invoke(main, ["cite", "--db", str(books_db.db_path), "--json",
+                                    ("Bridge law 6 (I) (Hoffmann 1909), the second so numbered; Bridge law 6 (I) (Hoffmann 1909), "
+                                    "the third so numbered; Bridge law 6 (I) (Hoffmann 1909); Écarté law 5 (An Older English Code of Écarté)")])
+    assert out.exit_code == 0, out.output
+    got = [(r["status"], r["laws"]) for r in json.loads(out.output)]
+    assert got == [("resolved", [second]), ("unresolved", []),
+                   ("ambiguous", ["hoffmann-hoyles-games-modernized-1909/bridge/6/I", second]),
+                   ("resolved", ["000_d29d92d83d86afb5/ecarte/5"])]
+
+
 def test_ranges_lists_and_inherited_qualifiers_in_the_json(books_db):
     db = str(books_db.db_path)
     text = "Under Piquet law 12 (Cavendish) the elder hand may claim; see also law 14, and Laws 53 to 56 of Whist (Hoffmann)."
@@ -119,7 +140,10 @@ async def test_short_paths(ds):
     one = await ds.client.get("/ecarte/31")
     assert one.status_code == 302 and one.headers["location"] == "/law/hoffmann-hoyles-games-modernized-1909/ecarte/31"
     several = await ds.client.get("/whist/25")
-    assert several.status_code == 200 and "3 books have one" in several.text
+    assert several.status_code == 200 and "3 codes have one" in several.text
+    # Foster (1914) prints two codes of whist: each choice names its code and its short citation
+    assert "<strong>Whist Family Laws</strong> (1893)" in several.text and "<strong>English Whist Laws</strong> (1863)" in several.text
+    assert "Whist law 25 (Foster 1914, English Laws)" in several.text
     assert (await ds.client.get("/skat/999")).status_code == 404
     assert (await ds.client.get("/canasta/1")).status_code == 404
     assert (await ds.client.get("/cardlaws/laws.json?_size=1")).status_code == 200

@@ -84,6 +84,7 @@ async def test_a_code_lists_every_law_in_printed_order_each_linked(ds):
     assert f'href="/law/{ECARTE}/31">Écarté law 31</a>' in response.text
     assert "the principal clubs in London and elsewhere" in response.text  # its authority
     assert f'href="/law/{HOFFMANN}"' in response.text  # the breadcrumb to its book
+    assert "Compare with another code of the Écarté family</summary>" in response.text  # its name, not its slug
 
 
 async def test_a_code_shows_its_sections_and_clauses(ds):

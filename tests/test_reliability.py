@@ -48,6 +48,51 @@ def test_a_database_of_another_schema_is_refused(old_db, args):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("args", [["show", "000_d29d92d83d86afb5/ecarte/5"], ["search", "misdeal"], ["serve", "--port", "1"]])
+def test_a_database_missing_a_table_since_its_build_is_refused_naming_the_table(tmp_path, seed_db, args):
+    db = tmp_path / "damaged.db"
+    shutil.copy(seed_db, db)
+    conn = sqlite3.connect(db)
+    conn.execute("drop table laws_fts")
+    conn.commit()
+    conn.close()
+    result = CliRunner().invoke(main, [*args, "--db", str(db)])
+    assert result.exit_code == 1, result.output
+    assert f"{db} is not a complete Card Laws database (no table laws_fts): rebuild it" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("args", [["search", "misdeal"], ["build"], ["show", "x/y/1"]])
+def test_db_must_name_a_regular_file(tmp_path, args):
+    pipe = tmp_path / "pipe.db"
+    os.mkfifo(pipe)  # a reader would block on it for ever
+    for value, message in ((str(pipe), f"{pipe} is not a regular file"), ("", "give the path of a database file")):
+        result = CliRunner().invoke(main, [*args, "--db", value])
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "Traceback" not in result.output
+
+
+def test_arguments_that_are_not_utf8_and_ports_out_of_range_are_named(seed_db):
+    undecodable = b"\xff".decode("utf-8", "surrogateescape")  # what Python makes of the shell's byte 0xff
+    for args, message in ((["show", undecodable], "LAW_ID: not valid UTF-8 text"),
+                          (["cite", "law 3", "--context", undecodable], "--context: not valid UTF-8 text")):
+        result = CliRunner().invoke(main, [*args, "--db", str(seed_db)])
+        assert result.exit_code == 1 and message in result.output, result.output
+    result = CliRunner().invoke(main, ["serve", "--db", str(seed_db), "--port", "99999"])
+    assert result.exit_code == 2 and "99999 is not in the range 1<=x<=65535" in result.output
+
+
+def test_serve_says_when_its_port_is_taken_before_announcing_the_address(seed_db):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--db", str(seed_db), "--port", str(port)])
+    assert result.exit_code == 1, result.output
+    assert f"--port: cannot listen on 127.0.0.1:{port}" in result.output and "Serving" not in result.output
+
+
 def test_datasette_refuses_it_too(old_db):
     with pytest.raises(SchemaError, match="rebuild it"):
         make_datasette(old_db)

@@ -412,11 +412,22 @@ def test_a_card_word_s_forms_still_bring_the_books_words(word, books_word):
     assert books_word in expand(word)
 
 
-@pytest.mark.parametrize("limit", ["abc", "-1", "100000"])
+# "%EF%BC%95" a full-width 5 and "%D9%A3" an Arabic-Indic 3, which int() would read; "5_0" int() reads as 50
+@pytest.mark.parametrize("limit", ["abc", "-1", "0", "201", "100000", "5_0", "+5", "%EF%BC%95", "%D9%A3"])
 async def test_a_bad_limit_is_named_in_the_json_error(books_db, limit):
     ds = make_datasette(books_db.db_path)
     response = await ds.client.get(f"/-/search.json?q=dealer&limit={limit}")
-    assert response.status_code == 400 and response.json()["error"] == "limit must be a whole number from 1 to 100"
+    assert response.status_code == 400 and response.json() == {"ok": False, "error": "limit: give a whole number from 1 to 200"}
+
+
+async def test_the_site_takes_the_limits_the_command_line_takes(books_db):
+    ds = make_datasette(books_db.db_path)
+    for limit in (1, 150, 200):
+        response = await ds.client.get(f"/-/search.json?q=dealer&limit={limit}&mode=lexical")
+        assert response.status_code == 200 and 1 <= len(response.json()["results"]) <= limit
+        out = CliRunner().invoke(main, ["search", "dealer", "--mode", "lexical", "--limit", str(limit), "--json",
+                                        "--db", str(books_db.db_path)])
+        assert out.exit_code == 0 and json.loads(out.output)["results"] == response.json()["results"]
 
 
 def test_a_cross_reference_is_never_a_result(searcher, books_conn):

@@ -173,5 +173,5 @@ def test_sources_record_sidecars_and_checksums(conn):
         assert row["sha256"] == hashlib.sha256(data).hexdigest()
         assert row["file"] == f"{slug}.txt"
     assert rows["002_acea09cb2742a4b7"]["excerpt_of"] == "hoffmann-hoyles-games-modernized-1909"
-    assert rows["000_d29d92d83d86afb5"]["title"] == "Laws of Écarté (older English code, source unidentified)"
+    assert rows["000_d29d92d83d86afb5"]["title"] == "An Older English Code of Écarté (source unidentified)"
     assert rows["004_6dbc7a77bd2684ce"]["page_marker"] == "[N]"

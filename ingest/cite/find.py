@@ -33,6 +33,8 @@ _PARAGRAPH = r"(?P<para>¶¶?|[Pp]aragraphs?|[Pp]ara?\.)"
 _WORD = r"(?:(?:[Ll]aws?|LAWS|[Rr]ules?)\s*(?=¶))?(?:" + _LAW + r"|" + _ETIQUETTE + r"|" + _PARAGRAPH + r")"
 ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
 _BOOK = r"(?:\s*\((?P<book>[^)]{1,80})\))?"
+# "…, the second so numbered": one of a number the book prints twice (the project's own short citations)
+_COPY = r"(?:,\s*the\s+(?P<copy>" + "|".join(ORDINALS) + r")\s+so\s+numbered\b)?"
 
 _ITEM_RE = re.compile(
     r"(?P<num>" + _NUM + r")(?P<clauses>(?:" + _CLAUSE + r"){0,2})"
@@ -102,13 +104,13 @@ class Finder:
             ("as-in", re.compile(r"\b[Aa]s in (?P<game>" + g + r")\b")),
             ("laws-of", re.compile(
                 r"\b(?:[Ll]aws?|LAWS?|[Rr]ules?)\s+(?:for\s+|of\s+)(?P<game>" + g + r")\s*(?:\((?P<lead>[^)]{1,60})\)\s*)?"
-                r"(?:,\s*(?P<year>1[789]\d\d))?(?:,\s*)?(?:" + _WORD + r"\s*)?(?P<nums>" + _NUMS + r")" + _BOOK)),
+                r"(?:,\s*(?P<year>1[789]\d\d))?(?:,\s*)?(?:" + _WORD + r"\s*)?(?P<nums>" + _NUMS + r")" + _BOOK + _COPY)),
             ("game-law", re.compile(
-                r"\b(?P<game>" + g + r")(?:['’]s)?(?:,)?\s+" + _WORD + r"\s*,?\s*(?P<nums>" + _NUMS + r")" + _BOOK)),
+                r"\b(?P<game>" + g + r")(?:['’]s)?(?:,)?\s+" + _WORD + r"\s*,?\s*(?P<nums>" + _NUMS + r")" + _BOOK + _COPY)),
             ("ordinal-paragraph", re.compile(
                 r"\b(?i:(?P<ordinal>" + "|".join(ORDINALS) + r"))\s+(?P<para>paragraph)\s+of\s+(?:the\s+)?"
                 r"(?P<tail>(?:[A-Z][\w'’-]*\s*)+(?:(?:of|au|on)\s+(?:[A-Z][\w'’-]*\s*)+)*(?:laws|rules)?)")),
-            ("law", re.compile(r"(?<![\w-])" + _WORD + r"\s*(?P<nums>" + _NUMS + r")" + _BOOK)),
+            ("law", re.compile(r"(?<![\w-])" + _WORD + r"\s*(?P<nums>" + _NUMS + r")" + _BOOK + _COPY)),
             ("law-of-game", re.compile(
                 r"\b" + _WORD + r"\s*(?P<nums>" + _NUMS + r")\s+of\s+(?:the\s+)?(?P<owner>[A-Z][\w-]+['’]s\s+)?"
                 r"(?P<code>(?:[A-Z][a-z]+\s+)*?)(?P<game>" + g + r")\b" + _BOOK)),
@@ -168,5 +170,6 @@ class Finder:
             this=bool(kind == "relative" and re.match(r"(?i)this and", m.group(0))),
             paragraph=bool(groups.get("para")), etiquette=bool(groups.get("etiquette")),
             section=bool(groups.get("sec")) and kind == "law", weak=kind == "number-letter",
+            copy=ORDINALS.index(groups["copy"].lower()) + 1 if groups.get("copy") else None,
         )
 

@@ -73,7 +73,8 @@ class Citation:
     """A citation found in a text: ``text[start:end]`` names ``numbers`` (empty for a relative
     reference), perhaps a ``game`` (as written), hints naming a book or code (``hints``: words
     and years the citation carries), ``paragraph`` for a citation by paragraph (``¶ 37``),
-    ``etiquette`` for an etiquette rule, and ``full`` when it names its game or code itself."""
+    ``etiquette`` for an etiquette rule, ``copy`` for one of the laws a book prints with the same
+    number (``…, the second so numbered``: 2), and ``full`` when it names its game or code itself."""
 
     text: str
     start: int
@@ -88,6 +89,7 @@ class Citation:
     book: str | None = None  # a source slug given by the caller (a book of cases ruling on a code)
     weak: bool = False  # a bare number and letter ("37 f"): a citation only where it resolves
     section: bool = False  # "Sec. 5" alone: a section of the law cited before it
+    copy: int | None = None  # ", the second so numbered": which of a number the book prints twice (1, 2…)
 
     @property
     def full(self) -> bool:

@@ -265,6 +265,8 @@ class Resolver:
         for cited in citation.numbers:
             members += self._range(citation, cited, game, scope, ctx) if cited.through else \
                 [self._member(citation, cited, game, scope, ctx)]
+        if citation.copy and len(members) == 1 and members[0].status == "ambiguous":
+            members = [self._copy(members[0], citation.copy)]
         laws = list(dict.fromkeys(law for m in members for law in m.laws))
         if citation.this and ctx is not None and ctx.id not in laws:
             laws.append(ctx.id)
@@ -274,6 +276,18 @@ class Resolver:
             missing = next(m for m in members if m.status == "unresolved")
             reason = self._why(citation, missing.number, game, scope)
         return Resolution(citation, status, laws, reason, members)
+
+    def _copy(self, member: Member, copy: int) -> Member:
+        """The ``copy``-th (1, 2…, in the book's order) of an ambiguous member's laws, when they
+        are copies of one number printed twice in one code (Hoffmann's Bridge law 6, I and II
+        printed twice: ``Bridge law 6 (I) (Hoffmann 1909), the second so numbered``); else the member
+        as it was (never a silent pick among codes)."""
+        laws = sorted((self._by_id[x] for x in member.laws), key=lambda law: law.ordinal)
+        if len({law.code for law in laws}) != 1 or len({re.sub(r"~\d+", "", law.id) for law in laws}) != 1:
+            return member
+        if copy > len(laws):
+            return Member(member.number, "unresolved", [])
+        return Member(member.number, "resolved", [laws[copy - 1].id])
 
     def _range(self, citation: Citation, cited: Cited, game: str | None, scope: set[str] | None,
                ctx: CitableLaw | None) -> list[Member]:

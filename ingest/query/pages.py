@@ -95,7 +95,8 @@ def code_contents(conn: sqlite3.Connection, code_id: str) -> dict | None:
             sections.append({"title": law["section"], "laws": []})
         sections[-1]["laws"].append(law)
     family = vocabulary.family_of(code["game"])
-    return {"code": code, "book": book(conn, code["source"]), "sections": sections,
+    names = dict(conn.execute("select slug, name from games"))
+    return {"code": code, "book": book(conn, code["source"]), "sections": sections, "family_name": family_name(family, names),
             "pages": _pages(laws), "fragments": _rows(conn, "select count(*) as n from fragments where code = ?",
                                                        [code_id])[0]["n"],
             "family_codes": _codes(conn, "c.family = ? and c.id != ? and c.kind = 'law'", [family, code_id],

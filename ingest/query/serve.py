@@ -13,6 +13,7 @@ import yaml
 from datasette.app import Datasette
 from datasette.database import Database
 from datasette.utils.asgi import Response
+from markupsafe import Markup
 
 from ..paths import METADATA, PLUGINS, STATIC, TEMPLATES
 from ..schema_version import check_schema_file
@@ -46,9 +47,23 @@ def make_datasette(db_path: Path, base_url: str = "/") -> Datasette:
     return ds
 
 
-async def not_found(datasette: Datasette, request, message: str = "There is nothing at this address.") -> Response:
-    """A 404 page (``error.html``) that never repeats the address asked for. Pages answer it
+async def error_response(datasette: Datasette, path: str, status: int, message: str, title: str | None = None,
+                         request=None) -> Response:
+    """An error in the form its address asks for: for a ``.json`` address ``{"ok": false, "error":
+    message}`` (the one JSON shape of an error, DESIGN §2), else the site's error page
+    (``error.html``) with ``status`` and ``title``. ``message`` may be markup (a link): the JSON
+    gets its text."""
+    if path.split("?")[0].endswith(".json"):
+        text = Markup(message).striptags() if isinstance(message, Markup) else str(message)
+        return Response.json({"ok": False, "error": text}, status=status)
+    await datasette.invoke_startup()  # an ASGI wrapper may answer before Datasette's first request did (idempotent)
+    context = {"ok": False, "status": status, "title": title, "error": message}
+    return Response.html(await datasette.render_template("error.html", context, request=request), status=status)
+
+
+async def not_found(datasette: Datasette, request, message: str = "There is nothing at this address.",
+                    title: str = "Not found") -> Response:
+    """A 404 (:func:`error_response`) that never repeats the address asked for. Pages answer it
     themselves rather than raise Datasette's ``NotFound``, whose handler first redirects an
     address with a trailing slash or a ``%`` (to the same unknown address, reworded)."""
-    context = {"ok": False, "status": 404, "title": "Not found", "error": message}
-    return Response.html(await datasette.render_template("error.html", context, request=request), status=404)
+    return await error_response(datasette, request.path, 404, message, title, request)
