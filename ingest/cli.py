@@ -241,7 +241,8 @@ def search(query: str, game: str | None, source: str | None, limit: int, mode: s
     try:
         answer = Searcher(db_path).answer(query, mode=mode, limit=limit, game=game, source=source)
     except QueryError as e:  # a filter's error names the filter ("game: no such game …"), the query's the query
-        message = str(e) if str(e).startswith(("game:", "source:", "limit:", "kind:")) else f"{e}: {query!r}"
+        shown = query if len(query) <= 80 else query[:77] + "…"  # a 10,000-character query is not echoed whole
+        message = str(e) if str(e).startswith(("game:", "source:", "limit:", "kind:")) else f"{e}: {shown!r}"
         if as_json:  # the site's shape for an error (/-/search.json), on stdout, and status 1
             click.echo(json.dumps({"ok": False, "error": message}, ensure_ascii=False))
         fail(message)
@@ -276,10 +277,14 @@ def cite(text: str, context: str | None, as_json: bool, db_path: Path) -> None:
     """
     import json
 
-    from .cite import Resolver
+    from .cite import MAX_TEXT_CHARS, Resolver
     from .text import normalise_value
 
     text, context = text_argument(text, "TEXT"), text_argument(context, "--context")
+    if not text.strip():
+        fail("TEXT: give the text of a ruling to find its citations in")
+    if len(text) > MAX_TEXT_CHARS:
+        fail(f"TEXT: too long ({len(text):,} characters; {MAX_TEXT_CHARS:,} at most)")
     conn = open_database(db_path)
     context = normalise_value(context).strip() if context else None
     if context and conn.execute("select 1 from laws where id = ?", [context]).fetchone() is None:

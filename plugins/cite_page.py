@@ -9,6 +9,7 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
+from ingest.cite import MAX_TEXT_CHARS
 from ingest.query.cite import resolver_for
 from ingest.query.laws import listed_laws
 from ingest.query.serve import DATABASE_NAME
@@ -38,8 +39,10 @@ async def cite_view(datasette, request):
     context = normalise_value(request.args.get("context") or "").strip() or None
     wants_json = request.url_vars.get("format") == "json"
     error = None
-    if len(text) > 20000:
-        text, error = "", "text: too long (20,000 characters at most)"
+    if len(text) > MAX_TEXT_CHARS:
+        text, error = "", f"text: too long ({MAX_TEXT_CHARS:,} characters at most)"
+    elif not text.strip():
+        text = ""  # only spaces: no text, as an empty one (the JSON's 400 below)
     elif context and (await db.execute("select 1 from laws where id = ?", [context])).first() is None:
         error = "context: no law has that id (give the id of the law the text sits in, as in its address /law/<id>)"
     results = resolver_for(Path(db.path)).cite(text, context=context) if text and not error else []

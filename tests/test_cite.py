@@ -100,7 +100,7 @@ def test_cli_cite_relative_reference_needs_a_context(books_db):
     assert bad.exit_code == 1 and "--context: no law with id" in bad.stderr
 
 
-async def test_cite_page_links_the_text_and_json_matches(ds):
+async def test_cite_page_links_the_text_and_json_matches(ds, books_db):
     html = (await ds.client.get("/-/cite", params={"text": "Under Bridge Law 42 (Hoffmann) <b>and</b> Skat law 99."})).text
     assert ('<a class="cite cite-resolved" href="/law/hoffmann-hoyles-games-modernized-1909/bridge/42">'
             'Bridge Law 42 (Hoffmann)</a>') in html
@@ -113,6 +113,15 @@ async def test_cite_page_links_the_text_and_json_matches(ds):
     assert both[0]["status"] == "ambiguous" and both[0]["laws"] == [
         "foster-complete-hoyle-1914/auction-bridge/42", "hoffmann-hoyles-games-modernized-1909/bridge/42"]
     assert (await ds.client.get("/-/cite.json")).status_code == 400
+    for text in ("", "   "):  # no text, or spaces only: the same 400, as on the command line
+        empty = await ds.client.get("/-/cite.json", params={"text": text})
+        assert empty.status_code == 400 and empty.json() == {"ok": False, "error": "text: give the text, ?text=…"}
+        out = CliRunner().invoke(main, ["cite", text, "--db", str(books_db.db_path)])
+        assert out.exit_code == 1 and "TEXT: give the text of a ruling" in out.output
+    out = CliRunner().invoke(main, ["cite", "law 5 " * 4000, "--db", str(books_db.db_path)])
+    assert out.exit_code == 1 and "TEXT: too long (24,000 characters; 20,000 at most)" in out.output
+    out = CliRunner().invoke(main, ["search", "zq" * 3000, "--db", str(books_db.db_path)])
+    assert out.exit_code == 1 and len(out.output) < 300  # the query is not echoed whole
     unknown = await ds.client.get("/-/cite.json", params={"text": "Law 3", "context": "no/such/law"})
     assert unknown.status_code == 400 and "context" in unknown.json()["error"]
 

@@ -6,6 +6,6 @@ query side (``cardlaws cite``, ``/-/cite``). One verb a module: :mod:`.find` fin
 """
 
 from .records import CitableCode, CitableLaw, CitableSource, Citation, Cited, Member, Resolution
-from .resolve import Resolver
+from .resolve import MAX_TEXT_CHARS, Resolver
 
-__all__ = ["CitableCode", "CitableLaw", "CitableSource", "Citation", "Cited", "Member", "Resolution", "Resolver"]
+__all__ = ["MAX_TEXT_CHARS", "CitableCode", "CitableLaw", "CitableSource", "Citation", "Cited", "Member", "Resolution", "Resolver"]

@@ -32,6 +32,8 @@ from ..text import Normalised, fold, normalise_with_offsets
 from .find import Finder
 from .records import CitableCode, CitableLaw, CitableSource, Citation, Cited, Member, Resolution, worst
 
+MAX_TEXT_CHARS = 20_000  # the longest text cited at once (a ruling), on the site and the command line
+
 _STOP = frozenset(["the", "of", "and", "s", "laws", "law", "rules", "rule", "code", "codes", "on", "in", "by", "for", "a", "an", "as", "at", "to", "under", "its", "his", "their", "club", "clubs", "book", "books", "see", "also", "framed"])
 _TITLE_LEAD_RE = re.compile(r"(?i)^(?:the\s+)?(?:(?:accepted|american)\s+)?(?:laws?|rules?)\s+(?:of|for)\s+(?:the\s+)?")
 _TITLE_TAIL_RE = re.compile(r"(?i)\s+(?:laws?|rules?)(?:,.*)?$|\s*[(,].*$")
