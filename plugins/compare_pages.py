@@ -22,13 +22,18 @@ async def _games(db, family: str | None, families: dict[str, list[str]]):
     return rows
 
 
+async def _no_such_family(datasette, request, families: dict[str, list[str]]):
+    """The 400 of a ``?family=`` that names no family: the error page, or the JSON error."""
+    return await error_response(datasette, request.path, 400,
+                                f"family: no such family of games (families: {', '.join(families)})", request=request)
+
+
 async def compare_index(datasette, request):
     db = datasette.get_database(DATABASE_NAME)
     families = vocabulary.families()
     family = normalise_value(request.args.get("family") or "").strip() or None
     if family and family not in families:
-        return await error_response(datasette, request.path, 400,
-                                    f"family: no such family of games (families: {', '.join(families)})", request=request)
+        return await _no_such_family(datasette, request, families)
     games = await _games(db, family, families)
     situations = [dict(r) for r in (await db.execute("select id, label from situations order by rowid")).rows]
     counts = {(r["situation"], r["game"]): r["laws"] for r in (await db.execute(
@@ -68,8 +73,7 @@ async def compare_situation(datasette, request):
     families = vocabulary.families()
     family = normalise_value(request.args.get("family") or "").strip() or None
     if family and family not in families:
-        return await error_response(datasette, request.path, 400,
-                                    f"family: no such family of games (families: {', '.join(families)})", request=request)
+        return await _no_such_family(datasette, request, families)
     games = await _games(db, family, families)
     laws = [dict(r) for r in (await db.execute(
         "select l.id, l.game, l.source, l.code, l.number, l.kind, l.text, l.citation, ls.grade, ls.origin, "

@@ -22,15 +22,19 @@ from ingest.query.serve import make_datasette
 from ingest.schema_version import SCHEMA_VERSION, SchemaError
 
 
-@pytest.fixture
-def old_db(tmp_path, seed_db):
-    db = tmp_path / "old.db"
+def _altered_copy(seed_db, db, statement: str):
+    """A copy of the seed database at ``db`` with ``statement`` run on it."""
     shutil.copy(seed_db, db)
     conn = sqlite3.connect(db)
-    conn.execute("pragma user_version = 0")
+    conn.execute(statement)
     conn.commit()
     conn.close()
     return db
+
+
+@pytest.fixture
+def old_db(tmp_path, seed_db):
+    return _altered_copy(seed_db, tmp_path / "old.db", "pragma user_version = 0")
 
 
 def test_the_build_stores_the_schema_version(seed_db):
@@ -50,12 +54,7 @@ def test_a_database_of_another_schema_is_refused(old_db, args):
 
 @pytest.mark.parametrize("args", [["show", "000_d29d92d83d86afb5/ecarte/5"], ["search", "misdeal"], ["serve", "--port", "1"]])
 def test_a_database_missing_a_table_since_its_build_is_refused_naming_the_table(tmp_path, seed_db, args):
-    db = tmp_path / "damaged.db"
-    shutil.copy(seed_db, db)
-    conn = sqlite3.connect(db)
-    conn.execute("drop table laws_fts")
-    conn.commit()
-    conn.close()
+    db = _altered_copy(seed_db, tmp_path / "damaged.db", "drop table laws_fts")
     result = CliRunner().invoke(main, [*args, "--db", str(db)])
     assert result.exit_code == 1, result.output
     assert f"{db} is not a complete Card Laws database (no table laws_fts): rebuild it" in result.output
