@@ -63,10 +63,11 @@ def test_the_topic_probability_is_a_probability(searcher):
 
 
 def test_a_ranker_file_without_its_topic_classifier_is_refused(tmp_path):
-    meta = {"features": list(FEATURES), "bias": 0.0, "threshold": 1.0, "trained_on": "x"}
-    np.savez(tmp_path / "r.npz", weights=np.ones(len(FEATURES)), meta=np.array(json.dumps(meta)))
+    meta = {"features": list(FEATURES), "threshold": 1.0, "trained_on": "x", "depth": 0}
+    trees = {f"tree_{k}": np.zeros(1) for k in ("feature", "threshold", "left", "right", "value", "roots")}
+    np.savez(tmp_path / "r.npz", **trees, meta=np.array(json.dumps(meta)))
     with pytest.raises(RankerError, match="other features"):
         Ranker.load(tmp_path / "r.npz")
-    np.savez(tmp_path / "r.npz", weights=np.ones(len(FEATURES)), topic=np.ones(384), meta=np.array(json.dumps(meta)))
+    np.savez(tmp_path / "r.npz", **trees, topic=np.ones(384), meta=np.array(json.dumps(meta)))
     with pytest.raises(RankerError, match="cannot be read"):  # no topic_bias, topic_threshold
         Ranker.load(tmp_path / "r.npz")

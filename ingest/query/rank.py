@@ -1,10 +1,11 @@
 """Rank: the learned ranker over the candidates of the lexical and dense lists.
 
 Each candidate law gets the features of :data:`FEATURES` (a row of a float32 matrix); the ranker
-scores it by a linear function fitted on the project's judged queries by
-``benchmarks/train_ranker.py`` (pairwise logistic regression, scikit-learn) and kept in
-``ingest/data/ranker.npz`` with the sha256 of the judged queries it was fitted on. Serving needs
-numpy only and never trains.
+scores it by gradient-boosted regression trees fitted on the project's judged queries by
+``benchmarks/train_ranker.py`` (LightGBM's LambdaRank) and kept in ``ingest/data/ranker.npz`` as
+flat arrays (:class:`Trees`) with the sha256 of the judged queries it was fitted on. Serving needs
+numpy only (importing LightGBM takes about 1.8 s, as it imports scikit-learn and SciPy) and never
+trains; ``tests/test_search.py`` checks the arrays score as LightGBM itself does.
 
 A list is answered only when its best score reaches the model's ``threshold`` (fitted with the
 nonsense queries of ``tests/search/nonsense.txt``): below it the results are empty and the laws
@@ -35,7 +36,8 @@ TOPIC_WORDS = 3
 # revoke": Skat 52 and 53 before Whist 28). Strictly first lost nDCG@10 in 5-fold cross-validation
 # on the 659 training queries (0.710 against 0.725: the judges give another game's law deciding
 # the same case 1, and a named game's weak laws would come before it); margins of 1, 2 and 3 gave
-# 0.7251, 0.7253 and 0.7249 (benchmarks/train_ranker.py).
+# 0.7251, 0.7253 and 0.7249 (benchmarks/train_ranker.py). For the trees (whose scores spread
+# otherwise), margins of 0, 0.5, 1 and 2 gave 0.7233, 0.7239, 0.7242 and 0.7246 on 1,379 queries.
 NAMED_MARGIN = 2.0
 
 FEATURES = (
@@ -73,13 +75,105 @@ class RankerError(Exception):
 
 
 @dataclass(frozen=True)
-class Ranker:
-    """A linear ranker: ``score = features @ weights + bias``. ``threshold``: the least best score
-    a list needs to be answered; ``trained_on``: sha256 of the files it was fitted on. ``topic``,
-    ``topic_bias``, ``topic_threshold``: the topic classifier (:meth:`about_cards`)."""
+class Trees:
+    """Regression trees as flat arrays, all trees' nodes in one: node ``i`` splits on feature
+    ``feature[i]`` (a row goes to ``left[i]`` when its value is at most ``threshold[i]``, else to
+    ``right[i]``), or is a leaf (``feature[i] == -1``) worth ``value[i]``; tree ``t`` starts at node
+    ``roots[t]``. A row's score is the sum of its leaves' values, as LightGBM's ``predict`` gives for
+    the model the arrays were read from (:meth:`from_lightgbm`)."""
 
-    weights: np.ndarray
-    bias: float
+    feature: np.ndarray    # (nodes,) int32; -1 for a leaf
+    threshold: np.ndarray  # (nodes,) float64
+    left: np.ndarray       # (nodes,) int32; a leaf's own index
+    right: np.ndarray      # (nodes,) int32; a leaf's own index
+    value: np.ndarray      # (nodes,) float64; 0 but at a leaf
+    roots: np.ndarray      # (trees,) int32
+    depth: int             # the deepest leaf's depth (a root alone: 0)
+
+    @classmethod
+    def from_lightgbm(cls, dump: dict) -> Trees:
+        """The trees of ``lightgbm.Booster.dump_model()``. Raises :class:`RankerError` for a model
+        this class cannot score alike (categorical splits, another split test, missing values
+        sent right at a zero, more than one score per row)."""
+        if dump.get("num_tree_per_iteration") != 1:
+            raise RankerError("the ranker's model gives more than one score a row")
+        feature, threshold, left, right, value, roots = [], [], [], [], [], []
+        depth = 0
+
+        def node(tree: dict, level: int) -> int:
+            nonlocal depth
+            i = len(feature)
+            for column in (feature, threshold, left, right, value):
+                column.append(0)
+            if "leaf_value" in tree:
+                feature[i], left[i], right[i], value[i] = -1, i, i, float(tree["leaf_value"])
+                depth = max(depth, level)
+                return i
+            if tree.get("decision_type") != "<=" or tree.get("missing_type") not in ("None", "NaN"):
+                raise RankerError(f"the ranker's model has a split this scorer does not read: {tree.get('decision_type')!r}, "
+                                  f"missing values {tree.get('missing_type')!r}")
+            feature[i], threshold[i] = int(tree["split_feature"]), float(tree["threshold"])
+            left[i] = node(tree["left_child"], level + 1)
+            right[i] = node(tree["right_child"], level + 1)
+            return i
+
+        for info in dump["tree_info"]:
+            roots.append(node(info["tree_structure"], 0))
+        return cls(np.array(feature, dtype=np.int32), np.array(threshold, dtype=np.float64),
+                   np.array(left, dtype=np.int32), np.array(right, dtype=np.int32),
+                   np.array(value, dtype=np.float64), np.array(roots, dtype=np.int32), depth)
+
+    def __post_init__(self) -> None:
+        # Scored by table, not by walking the trees: each tree's splits are tested for every row at
+        # once, a row's answers to one tree's splits (at most 8: trees of up to 9 leaves) make a
+        # number, and a table gives the leaf that number reaches (0.7 ms for 252 laws by 300 trees
+        # of 7 leaves, against 7 ms walking them level by level with numpy)
+        trees = len(self.roots)
+        tree_of = np.repeat(np.arange(trees), np.diff(np.append(self.roots, len(self.feature))))
+        inner = np.flatnonzero(self.feature >= 0)
+        counts = np.bincount(tree_of[inner], minlength=trees)
+        width = int(counts.max(initial=0))
+        if width > 8:
+            raise RankerError(f"the ranker's trees have up to {width + 1} leaves; this scorer reads at most 9")
+        slot = np.zeros(len(self.feature), dtype=np.int64)  # a split's place among its tree's splits
+        slot[inner] = np.arange(len(inner)) - np.concatenate([[0], np.cumsum(counts)[:-1]])[tree_of[inner]]
+        split_feature = np.zeros((trees, width), dtype=np.intp)
+        split_threshold = np.full((trees, width), np.inf)  # a tree's unused places: always "at most"
+        split_feature[tree_of[inner], slot[inner]] = self.feature[inner]
+        split_threshold[tree_of[inner], slot[inner]] = self.threshold[inner]
+        answers = np.arange(1 << width)  # bit k: the row is at most the threshold of the tree's k-th split
+        at = np.repeat(self.roots[:, None].astype(np.intp), len(answers), axis=1)
+        for _ in range(self.depth):
+            left = ((answers[None, :] >> slot[at]) & 1) == 1
+            at = np.where(self.feature[at] < 0, at, np.where(left, self.left[at], self.right[at]))
+        object.__setattr__(self, "_split_feature", split_feature.ravel())
+        object.__setattr__(self, "_split_threshold", split_threshold.ravel())
+        object.__setattr__(self, "_bits", (1 << np.arange(width)).astype(np.uint8))
+        object.__setattr__(self, "_table", self.value[at].ravel())  # (trees × 2**width,): leaf value by tree and answers
+        object.__setattr__(self, "_offset", np.arange(trees) << width)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """``(n,)`` float64 scores of the rows of ``x`` (``(n, features)``, finite)."""
+        x = np.asarray(x, dtype=np.float64)
+        if not len(self.roots):
+            return np.zeros(len(x))
+        at_most = (x[:, self._split_feature] <= self._split_threshold).reshape(len(x), len(self.roots), len(self._bits))
+        answers = np.einsum("rtk,k->rt", at_most.view(np.uint8), self._bits)
+        return self._table[answers + self._offset].sum(axis=1)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays by name, as :meth:`Ranker.save` stores them (``tree_`` and the field)."""
+        return {f"tree_{k}": getattr(self, k) for k in ("feature", "threshold", "left", "right", "value", "roots")}
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """A tree ranker: ``score`` is the sum of the leaves a law's features reach in each of
+    ``trees``. ``threshold``: the least best score a list needs to be answered; ``trained_on``:
+    sha256 of the files it was fitted on. ``topic``, ``topic_bias``, ``topic_threshold``: the topic
+    classifier (:meth:`about_cards`)."""
+
+    trees: Trees
     threshold: float
     trained_on: str
     topic: np.ndarray  # (384,) float32: logistic regression weights over a query's unit vector
@@ -88,7 +182,7 @@ class Ranker:
 
     def score(self, features: np.ndarray) -> np.ndarray:
         """One score a row of ``features`` (``(n, len(FEATURES))``), higher is better."""
-        return features @ self.weights + self.bias
+        return self.trees.predict(features)
 
     def card_probability(self, vector: np.ndarray) -> float:
         """The probability (0–1) that a query of this sentence vector (384 floats, unit length) is
@@ -101,27 +195,32 @@ class Ranker:
         in words no book prints ("the game finished with both our totals exactly level")."""
         return self.card_probability(vector) >= self.topic_threshold
 
-    def save(self, path: Path = MODEL) -> None:
-        meta = {"features": list(FEATURES), "bias": self.bias, "threshold": self.threshold, "trained_on": self.trained_on,
-                "topic_bias": self.topic_bias, "topic_threshold": self.topic_threshold}
-        np.savez_compressed(path, weights=self.weights.astype(np.float64), topic=self.topic.astype(np.float64),
-                            meta=np.array(json.dumps(meta)))
+    def save(self, path: Path = MODEL, lightgbm_model: str = "") -> None:
+        """Write the ranker to ``path`` (``.npz``), with ``lightgbm_model`` (the LightGBM model's
+        text the trees were read from, kept for the check that they score alike)."""
+        meta = {"features": list(FEATURES), "threshold": self.threshold, "trained_on": self.trained_on,
+                "topic_bias": self.topic_bias, "topic_threshold": self.topic_threshold, "depth": self.trees.depth}
+        np.savez_compressed(path, **self.trees.arrays(), topic=self.topic.astype(np.float64),
+                            lightgbm_model=np.array(lightgbm_model), meta=np.array(json.dumps(meta)))
 
     @classmethod
     def load(cls, path: Path = MODEL) -> Ranker:
         """Raises :class:`RankerError` when the file is missing or its features are not :data:`FEATURES`."""
+        other = RankerError(f"{path}: fitted for other features; fit it again with benchmarks/train_ranker.py --save")
         try:
             with np.load(path) as data:
                 meta = json.loads(str(data["meta"]))
-                if meta.get("features") != list(FEATURES) or "topic" not in data:
-                    raise RankerError(f"{path}: fitted for other features; fit it again with benchmarks/train_ranker.py --save")
-                weights, topic = data["weights"].astype(np.float32), data["topic"].astype(np.float32)
-            fitted = cls(weights, float(meta["bias"]), float(meta["threshold"]), meta["trained_on"], topic,
+                if meta.get("features") != list(FEATURES) or "topic" not in data or "tree_roots" not in data:
+                    raise other
+                trees = Trees(*(data[f"tree_{k}"] for k in ("feature", "threshold", "left", "right", "value", "roots")),
+                              int(meta["depth"]))
+                topic = data["topic"].astype(np.float32)
+            fitted = cls(trees, float(meta["threshold"]), meta["trained_on"], topic,
                          float(meta["topic_bias"]), float(meta["topic_threshold"]))
         except (OSError, KeyError, ValueError, TypeError) as e:
             raise RankerError(f"{path}: cannot be read ({e}); fit it with benchmarks/train_ranker.py --save") from None
-        if weights.shape != (len(FEATURES),) or topic.ndim != 1:
-            raise RankerError(f"{path}: fitted for other features; fit it again with benchmarks/train_ranker.py --save")
+        if trees.feature.max(initial=-1) >= len(FEATURES) or topic.ndim != 1:
+            raise other
         return fitted
 
 
