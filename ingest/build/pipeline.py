@@ -189,7 +189,10 @@ def _build(
             rulings.append(markdown_ruling(doc))
 
     # tag, and embed (tagging in a thread of its own while the vectors were computed saved 0.6 s of
-    # 28.7 on a new database, the matrix products already keeping both processors busy: not done)
+    # 28.7 on a new database, the matrix products already keeping both processors busy: not done;
+    # in a process of its own, started by spawn, 2026-12-02, five new databases each way in turn:
+    # wall median 31.4 s against 31.3 s, CPU 55.9 s against 52.0 s, the second process's start and
+    # tagger costing what the idle processor gave: not done either)
     warnings += link_excerpts(segmented)  # an excerpt's copy of a book's law: no vector, its book law's questions
     warnings += read_questions(questions_dir, laws, set(books)) if questions_dir else []
     folder = tagger.folder if tagger else vocabulary.FOLDER
