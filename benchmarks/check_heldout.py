@@ -195,7 +195,9 @@ def check(folder: Path, db: Path, prefix: str, training: Path) -> Report:
                 if judged.get(parent, 0) < 1:
                     chain.append((qid, law, parent))
                 parent = laws.get(parent, (None,))[0]
-    r.check(not chain, f"every graded-2 clause's parents graded 1 or more {chain[:5] or ''}")
+    missing = sorted({(qid, parent) for qid, _, parent in chain})  # every one, to be added at 1 in one go
+    r.check(not chain, "every graded-2 clause's parents graded 1 or more"
+            + (f": {len(missing)} (query, parent) missing or below 1: {missing}" if missing else ""))
     off = [(qid, law) for qid, game in named.items() for law, g in grades[qid].items() if g == 2 and law in laws and laws[law][1] != game]
     r.check(not off, f"no other game's law graded 2 for a game-named query {off[:5] or ''}")
     if (folder / "pools.json").exists():

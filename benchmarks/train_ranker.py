@@ -100,7 +100,9 @@ GAME_BONUS = 1.0
 # 0.7244 for these; 0.7251 for 31 leaves, 500 rounds at 0.03 with rows and features sampled), against
 # 0.7155 for the linear ranker; with the folds split by writer (each held-out set's queries in one
 # fold) 0.7230 against 0.7148. Adding a tenth or three tenths of the linear score: 0.7259 both, not
-# worth a second model. Tried before, on 68 queries (2026-11-30): 0.650–0.657 against 0.670.
+# worth a second model. Tried before, on 68 queries (2026-11-30): 0.650–0.657 against 0.670. Also
+# tried on 1,539 queries, not adopted: the query's own features beside each law's (log of its word
+# count, one or two words; and a negative word, a question mark): 0.7289 and 0.7291 against 0.7304.
 TREES = {"objective": "lambdarank", "learning_rate": 0.05, "num_leaves": 7, "min_data_in_leaf": 100,
          "num_threads": 1, "deterministic": True, "force_row_wise": True, "seed": 13, "verbosity": -1}
 ROUNDS = 300
