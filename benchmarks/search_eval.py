@@ -8,7 +8,7 @@ query type (game named, negation, one word, question, plain); the share of queri
 holds laws of three or more games; warm p50/p95 latency per query; the model's load time; and how
 many nonsense queries come back with no results. The ranked mode's figure on the training queries
 flatters it (it was fitted on them): its honest figures are the 5-fold cross-validation of
-``benchmarks/train_ranker.py`` and ``--test``, which scores the held-out test set (tests/search/test36/;
+``benchmarks/train_ranker.py`` and ``--test``, which scores the held-out test set (tests/search/test38/;
 the earlier ones were scored once and joined the training queries) and its nonsense queries, once,
 at the end of a piece of work.
 ``--synthetic N`` also times dense and hybrid search over N laws with random vectors (the cost of
@@ -133,8 +133,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=Path(__file__).resolve().parent.parent / "db" / "cardlaws.db")
     parser.add_argument("--synthetic", type=int, default=0)
-    parser.add_argument("--test", nargs="?", const="test36", metavar="FOLDER",
-                        help="score a held-out test set of tests/search/ (default test36), once, at the end of a piece "
+    parser.add_argument("--test", nargs="?", const="test38", metavar="FOLDER",
+                        help="score a held-out test set of tests/search/ (default test38), once, at the end of a piece "
                              "of work, with its nonsense queries (FOLDER/nonsense.txt)")
     args = parser.parse_args()
     folder = HERE / args.test if args.test else HERE

@@ -3,7 +3,7 @@
     python benchmarks/train_ranker.py [--db PATH] [--save]
 
 The candidates of each training query (tests/search/queries.jsonl, graded in qrels.tsv; the
-held-out test set in tests/search/test36/ is never read here) get the features of
+held-out test set in tests/search/test38/ is never read here) get the features of
 :mod:`ingest.query.rank`; gradient-boosted trees (LightGBM's LambdaRank, :data:`TREES`) learn to order
 each query's laws by their grades. Cross-validation: the queries are split into 5 folds; each fold
 is ranked by a model fitted on the other four and scored with ir-measures (nDCG@10, R@20, MRR), per
