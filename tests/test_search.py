@@ -395,6 +395,27 @@ def test_the_rankers_arrays_score_as_lightgbm_itself_does(searcher):
     assert np.allclose(ranker.score(noise), booster.predict(noise), rtol=0, atol=1e-9)
 
 
+def test_a_damaged_ranker_file_is_refused_with_its_name(tmp_path):
+    import numpy as np
+
+    from ingest.query.rank import MODEL, Ranker, RankerError
+
+    with np.load(MODEL) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["tree_left"] = arrays["tree_left"].copy()
+    arrays["tree_left"][3] = len(arrays["tree_left"]) + 7  # a child no tree has
+    np.savez(tmp_path / "r.npz", **arrays)
+    with pytest.raises(RankerError, match=r"r\.npz: cannot be read \(the trees' left point outside their \d+ nodes\)"):
+        Ranker.load(tmp_path / "r.npz")
+    arrays["tree_left"] = arrays["tree_left"][:-1]
+    np.savez(tmp_path / "r.npz", **arrays)
+    with pytest.raises(RankerError, match="arrays differ in length"):
+        Ranker.load(tmp_path / "r.npz")
+    (tmp_path / "r.npz").write_text("not a ranker")
+    with pytest.raises(RankerError, match="cannot be read"):
+        Ranker.load(tmp_path / "r.npz")
+
+
 def test_a_ranker_file_for_other_features_is_refused(tmp_path):
     import numpy as np
 
