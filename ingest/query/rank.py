@@ -74,7 +74,7 @@ class RankerError(Exception):
     """The ranker's file is missing or was fitted for other features."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Trees:
     """Regression trees as flat arrays, all trees' nodes in one: node ``i`` splits on feature
     ``feature[i]`` (a row goes to ``left[i]`` when its value is at most ``threshold[i]``, else to
@@ -93,8 +93,8 @@ class Trees:
     @classmethod
     def from_lightgbm(cls, dump: dict) -> Trees:
         """The trees of ``lightgbm.Booster.dump_model()``. Raises :class:`RankerError` for a model
-        this class cannot score alike (categorical splits, another split test, missing values
-        sent right at a zero, more than one score per row)."""
+        this class cannot score alike (categorical splits or any split test but "<=", zeros read as
+        missing values, more than one score a row)."""
         if dump.get("num_tree_per_iteration") != 1:
             raise RankerError("the ranker's model gives more than one score a row")
         feature, threshold, left, right, value, roots = [], [], [], [], [], []
