@@ -43,7 +43,8 @@ def test_the_right_law_is_in_the_top_three(searcher, query, expected):
 # Écarté 12 and 35, Cavendish's Piquet 14, Enquire Within's Put iii, Peel's Poker 10, Foster's
 # Skat 19 and Whist 14 (I), and Foster's Euchre 11 ("a new deal … if any card but the trump is found
 # faced in the pack")
-FACED_IN_PACK = {"foster-complete-hoyle-1914/euchre/11", "hoffmann-hoyles-games-modernized-1909/bezique/14", "hoffmann-hoyles-games-modernized-1909/ecarte/12",
+FACED_IN_PACK = {"foster-complete-hoyle-1914/euchre/11",
+                 "hoffmann-hoyles-games-modernized-1909/bezique/14", "hoffmann-hoyles-games-modernized-1909/ecarte/12",
                  "hoffmann-hoyles-games-modernized-1909/ecarte/35", "cavendish-laws-of-piquet-8th-ed/piquet/14",
                  "enquire-within-upon-everything-1894/put/iii", "peel-round-games-with-cards-1891/poker/10",
                  "foster-complete-hoyle-1914/skat/19", "foster-complete-hoyle-1914/whist/14/I"}
@@ -63,7 +64,8 @@ def test_the_laws_on_looking_at_the_last_trick_come_first(searcher):
     # and Auction Bridge 90 ("may not be looked at … until the end of the play"), Hoffmann's Whist 94
     # ("When a trick has been turned and quitted, it must not again be looked at until the hand has
     # been played out")
-    right = {"hoffmann-hoyles-games-modernized-1909/whist/94","enquire-within-upon-everything-1894/whist/xii", "foster-complete-hoyle-1914/english-whist/91",
+    right = {"hoffmann-hoyles-games-modernized-1909/whist/94",
+             "enquire-within-upon-everything-1894/whist/xii", "foster-complete-hoyle-1914/english-whist/91",
              "foster-complete-hoyle-1914/skat/54", "elwell-bridge-axioms-and-laws-1907/bridge/98",
              "hoffmann-hoyles-games-modernized-1909/bridge/108", "foster-complete-hoyle-1914/whist/37",
              "foster-complete-hoyle-1914/auction-bridge/90"}
@@ -389,7 +391,7 @@ def test_the_rankers_arrays_score_as_lightgbm_itself_does(searcher):
     x = np.vstack(rows)
     assert len(x) > 100
     assert np.allclose(ranker.score(x), booster.predict(x), rtol=0, atol=1e-9)
-    # and on rows no query made: every split of every tree taken both ways
+    # and on 2,000 rows no query made (the queries' rows jittered), reaching leaves they may not
     rng = np.random.default_rng(13)
     noise = np.clip(x[rng.integers(0, len(x), 2000)] + rng.normal(0, 0.3, (2000, x.shape[1])), 0, None).astype(np.float32)
     assert np.allclose(ranker.score(noise), booster.predict(noise), rtol=0, atol=1e-9)
