@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import vocabulary
-from ..models import CorpusError, Document, Links, Ruling, Segmentation
+from ..models import CorpusError, Decision, Document, Law, Links, Mention, Ruling, Segmentation
 from ..situation_model import SituationModel
 from .annotations import final_tags, read_annotations
+from .aside import Aside
 from .catalog import BookEntry, footnotes, load_catalog
 from .citing import STAGE as CITING_STAGE
-from .citing import cite_laws
+from .citing import Citing, cite_laws
 from .link import asked_vectors, attach_footnotes, link_excerpts, parallels
 from .load import Corpus, write_database
 from .lock import build_lock
@@ -42,6 +43,49 @@ Progress = Callable[[Iterable, int, str], Iterable]
 
 def no_progress(items: Iterable, length: int, label: str) -> Iterable:
     return items
+
+
+@dataclass
+class Beside:
+    """What a build does beside the vectors (:func:`beside_vectors`): the laws' tagging keys by law id
+    and how many laws were tagged, each law's ``(mentions, decision)`` and citation in the order of
+    the laws, the English log probabilities by stem, and the citations found with their key and
+    whether they were kept from the previous database."""
+
+    tagging: dict[str, str]
+    tagged: int
+    tags: list[tuple[list[Mention], Decision | None]]
+    citations: list[str | None]
+    book_words: dict[str, float | None]
+    citing: Citing
+    citing_key: str
+    citations_kept: bool
+
+    def apply(self, laws: list[Law]) -> None:
+        """Set each law's mentions, decision and citation (in a process other than the one that
+        computed them)."""
+        for law, (mentions, decision), citation in zip(laws, self.tags, self.citations, strict=True):
+            law.mentions, law.decision, law.citation = mentions, decision, citation
+
+
+def beside_vectors(laws: list[Law], folder: Path, db_path: Path, tagger: Tagger | None, progress: Progress,
+                   docs: list[Document], used: dict[str, str], rulings: list[Ruling], rules: dict[str, str]) -> Beside:
+    """The stages that need no vectors: :func:`.tagging.tag_laws`, :func:`.words.english_logprobs`
+    and :func:`.citing.cite_laws` (run in a second process while the vectors are computed: :mod:`.aside`)."""
+    tagging, tagged = tag_laws(laws, folder, progress, previous=db_path, tagger=tagger)
+    book_words = english_logprobs(laws, db_path)
+    citing, citing_key, kept = cite_laws(docs, laws, used, rulings, rules, previous=db_path)
+    return Beside(tagging, tagged, [(law.mentions, law.decision) for law in laws], [law.citation for law in laws],
+                  book_words, citing, citing_key, kept)
+
+
+def _beside_result(aside: Aside[Beside], laws: list[Law], progress: Progress) -> Beside:
+    """Wait for the second process (a bar of one step if it is still at work) and set each law's
+    mentions, decision and citation from its answer."""
+    for _ in [None] if aside.ready() else progress([None], 1, "Tagging and citing laws (in a second process)"):
+        beside = aside.result()
+    beside.apply(laws)
+    return beside
 
 
 @dataclass
@@ -188,31 +232,30 @@ def _build(
         elif doc.source.kind == "ruling":
             rulings.append(markdown_ruling(doc))
 
-    # tag, and embed (tagging in a thread of its own while the vectors were computed saved 0.6 s of
-    # 28.7 on a new database, the matrix products already keeping both processors busy: not done;
-    # in a process of its own, started by spawn, 2026-12-02, five new databases each way in turn:
-    # wall median 31.4 s against 31.3 s, CPU 55.9 s against 52.0 s, the second process's start and
-    # tagger costing what the idle processor gave: not done either)
+    # link (footnotes), tag, cite and embed: where vectors are computed, the tagging, the English
+    # word table and the citations are done in a forked second process meanwhile (.aside: a thread,
+    # or a spawned process, gained nothing)
     warnings += link_excerpts(segmented)  # an excerpt's copy of a book's law: no vector, its book law's questions
     warnings += read_questions(questions_dir, laws, set(books)) if questions_dir else []
-    folder = tagger.folder if tagger else vocabulary.FOLDER
-    tagging, tagged = tag_laws(laws, folder, progress, previous=db_path, tagger=tagger)
-    vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
-    questions, embedded_questions = embed_questions(laws, db_path, progress) if embed else ({}, 0)
-    book_words = english_logprobs(laws, db_path)
-    reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
-    warnings += review_warnings
-
-    # link
     for doc, segs in segmented:
         book = books.get(doc.source.slug)
         if book and book.footnotes:
             attach_footnotes([law for s in segs for law in s.laws], footnotes(book, doc.text, doc.source.path))
     used = {s.code.game: games[s.code.game] for _, segs in segmented for s in segs}
     rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
-    citing, citing_key, citations_kept = cite_laws(docs, laws, used, rulings, rules, previous=db_path)
-    links = Links(citing.cross_references, citing.ruling_citations)
-    for law_id in citing.alone_not:
+    folder = tagger.folder if tagger else vocabulary.FOLDER
+    if embed:
+        with Aside(lambda: beside_vectors(laws, folder, db_path, tagger, no_progress, docs, used, rulings, rules)) as aside:
+            vectors, embedded = embed_laws(laws, db_path, progress)
+            questions, embedded_questions = embed_questions(laws, db_path, progress)
+            beside = _beside_result(aside, laws, progress)
+    else:
+        beside = beside_vectors(laws, folder, db_path, tagger, progress, docs, used, rulings, rules)
+        (vectors, embedded), (questions, embedded_questions) = ({}, 0), ({}, 0)
+    reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
+    warnings += review_warnings
+    links = Links(beside.citing.cross_references, beside.citing.ruling_citations)
+    for law_id in beside.citing.alone_not:
         if law_id.split("/")[0] in books:  # the seeds' own laws need no unique citation
             warnings.append(f"{law_id}: no short citation names it alone (please report it)")
 
@@ -225,8 +268,8 @@ def _build(
 
     # load
     entities = [e.entity for e in vocabulary.entities(folder)]
-    corpus = Corpus(segmented, used, entities, list(vocabulary.situations(folder)), rulings, links, vectors, tagging,
-                    questions, book_words, {CITING_STAGE: (citing_key, citing.dumps())})
+    corpus = Corpus(segmented, used, entities, list(vocabulary.situations(folder)), rulings, links, vectors, beside.tagging,
+                    questions, beside.book_words, {CITING_STAGE: (beside.citing_key, beside.citing.dumps())})
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -238,5 +281,5 @@ def _build(
     finally:
         tmp.unlink(missing_ok=True)
     by_source = {d.source.slug: sum(len(s.laws) for s in segs) for d, segs in segmented}
-    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded, tagged,
-                       embedded_questions, citations_kept)
+    return BuildReport(db_path, counts, by_source, warnings, missing, skipped, time.perf_counter() - t0, embedded, beside.tagged,
+                       embedded_questions, beside.citations_kept)

@@ -1,0 +1,101 @@
+"""Aside: a build's work that needs no vectors, done in a second process while this one computes them.
+
+The sentence vectors keep this process's two threads busy for most of a new database's build
+(:mod:`.vectors`), and tagging the laws and reading the English word table are single-threaded
+Python beside them. A thread could not take them on (spaCy's matcher holds the interpreter lock,
+and the vectors' threads need it between their products: 0.6 s saved of 28.7), nor a process
+started afresh (its imports and its own tagger cost what it saved). A process **forked** before the
+vectors are computed inherits the read laws and the loaded tagger and starts at once.
+
+:class:`Aside` runs a function of no arguments in such a process and hands back its value (pickled
+through a pipe) or raises its exception. Where the system cannot fork, or there is one processor, the
+function runs here when the Aside is made. When the second process dies without an answer (killed,
+out of memory), the function runs again here: nothing is lost, it only takes longer.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+def _processors() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _run(work: Callable[[], T], conn: Connection) -> None:
+    """In the second process: send ``(True, value)`` or ``(False, exception)``."""
+    try:
+        answer: tuple[bool, object] = (True, work())
+    except Exception as e:  # noqa: BLE001 - handed to the first process, which raises it
+        answer = (False, e)
+    try:
+        conn.send(answer)
+    except (pickle.PicklingError, TypeError, AttributeError) as e:  # an exception (or value) that cannot be pickled
+        conn.send((False, RuntimeError(f"the build's second process failed: {answer[1]!r} ({e})")))
+    conn.close()
+
+
+class Aside(Generic[T]):
+    """``work()`` run beside this process (see the module's text). Use as a context manager, so a
+    build that fails before asking for the value does not leave the second process running.
+
+    ``forked`` says whether a second process runs it."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self.work = work
+        self.forked = "fork" in multiprocessing.get_all_start_methods() and _processors() > 1
+        self._done = False
+        self._value: T | None = None
+        if not self.forked:
+            self._value, self._done = work(), True
+            return
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe(duplex=False)
+        self._process = context.Process(target=_run, args=(work, child), name="cardlaws-build-aside", daemon=True)
+        self._process.start()
+        child.close()
+
+    def ready(self) -> bool:
+        """Whether :meth:`result` would answer at once."""
+        return self._done or self._conn.poll()
+
+    def result(self) -> T:
+        """The value of ``work()``; raises what ``work()`` raised."""
+        if self._done:
+            return self._value  # type: ignore[return-value]
+        try:
+            ok, value = self._conn.recv()
+            self._process.join(timeout=10)  # it exits once it has answered
+        except (EOFError, OSError):  # the second process died without an answer: do the work here
+            self.close()
+            ok, value = True, self.work()
+        finally:
+            self.close()
+        if not ok:
+            raise value  # type: ignore[misc]
+        self._value = value
+        return value  # type: ignore[return-value]
+
+    def close(self) -> None:
+        """Stop the second process if it still runs, and reap it."""
+        if not self.forked or self._done:
+            return
+        self._conn.close()
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._process.close()
+        self._done = True
+
+    def __enter__(self) -> Aside[T]:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

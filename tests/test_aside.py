@@ -1,0 +1,87 @@
+"""The build's second process (ingest.build.aside): what it computes comes back whole, its errors
+are raised here with their message, a second process that dies costs time but loses nothing, and a
+build that does its tagging and citing beside the vectors writes what one that does them in turn
+writes."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+import pytest
+
+from ingest.build.aside import Aside
+from ingest.build.pipeline import build
+from ingest.models import CorpusError
+from ingest.paths import SEEDS
+
+pytestmark = pytest.mark.skipif(not Aside(lambda: None).forked, reason="this system cannot fork, or has one processor")
+
+
+def test_the_work_is_done_in_a_second_process_and_its_value_comes_back():
+    here = os.getpid()
+    with Aside(lambda: (os.getpid(), list(range(100_000)))) as aside:
+        pid, numbers = aside.result()
+    assert pid != here
+    assert numbers == list(range(100_000))
+
+
+def test_an_error_of_the_work_is_raised_here_with_its_message():
+    def work():
+        raise CorpusError("vocabulary/situations.toml: 'revoke', cue '...': empty phrase")
+
+    with Aside(work) as aside, pytest.raises(CorpusError, match="situations.toml: 'revoke'"):
+        aside.result()
+
+
+def test_a_value_that_cannot_be_sent_back_is_an_error_naming_it():
+    with Aside(lambda: (lambda: 1)) as aside, pytest.raises(RuntimeError, match="second process failed: <function"):
+        aside.result()
+
+
+def test_when_the_second_process_dies_the_work_is_done_here():
+    here = os.getpid()
+
+    def work():
+        if os.getpid() != here:
+            os._exit(3)  # killed before it answers
+        return "done here"
+
+    with Aside(work) as aside:
+        assert aside.result() == "done here"
+
+
+def test_leaving_before_the_answer_stops_the_second_process():
+    with Aside(lambda: time.sleep(60)) as aside:
+        process = aside._process
+        assert process.is_alive()
+        start = time.monotonic()
+    assert time.monotonic() - start < 10
+    with pytest.raises(ValueError, match="closed"):  # reaped and closed: nothing left running
+        process.is_alive()
+
+
+def test_a_build_beside_the_vectors_writes_what_a_build_in_turn_writes(books_db, tagger, shared_corpus, tmp_path):
+    """books_db is built with vectors, so its tagging, English word probabilities and citations came
+    from the second process; built without vectors, the same books have them computed in this one,
+    in turn."""
+    from ingest.build.catalog import load_catalog
+    from ingest.build.fetch import fetch_books
+
+    fetch_books(load_catalog(), tmp_path / "cache", mirror=shared_corpus)
+    in_turn = tmp_path / "in-turn.db"
+    build([SEEDS], in_turn, tagger=tagger, cache=tmp_path / "cache", embed=False,
+          annotations_dir=SEEDS.parent / "annotations", questions_dir=SEEDS.parent / "questions")
+    queries = {
+        "laws": "select id, citation, note from laws order by id",
+        "law_tagging": "select * from law_tagging order by key",
+        "law_entities": "select * from law_entities order by law_id, start, entity_id",
+        "book_words": "select * from book_words order by stem",
+        "cross_references": "select * from cross_references order by law_id, start, target_id",
+        "ruling_citations": "select * from ruling_citations order by 1, 2, 3",
+    }
+    for table, sql in queries.items():
+        beside = sqlite3.connect(books_db.db_path).execute(sql).fetchall()
+        assert beside, table
+        assert beside == sqlite3.connect(in_turn).execute(sql).fetchall(), table
