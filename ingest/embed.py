@@ -24,6 +24,7 @@ import functools
 import hashlib
 import json
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -214,30 +215,37 @@ class MiniLM:
         return x
 
     def encode(self, texts: list[str], batch_size: int = 4) -> np.ndarray:
-        """``(len(texts), 384)`` float32, each row of unit length.
+        """``(len(texts), 384)`` float32, each row of unit length (see :meth:`batches`)."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for idx, vecs in self.batches(texts, batch_size):
+            out[idx] = vecs
+        return out
+
+    def batches(self, texts: list[str], batch_size: int = 4) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The vectors of ``texts`` a batch at a time, as they are computed: ``(positions in texts,
+        (len(positions), 384) float32 unit rows)``, every text once.
 
         BLAS runs on one thread, and the texts, sorted by length into batches of ``batch_size``,
         are shared among one worker thread per processor (numpy lets go of the GIL in its loops):
         small batches keep a layer's arrays in the processor's cache, and a BLAS of two threads,
         on a machine whose other processes want the processors too, spent most of its time
         waiting (a quarter of the laws: 40–65 s with two BLAS threads against 7–8 s so, on this
-        2-processor machine under load)."""
+        2-processor machine under load). One pool of workers for all the texts: no worker waits
+        for the other at the end of a share of them, but once at the end."""
         tokens = self.tokenizer.encode_batch(texts)
         order = np.argsort([len(t.ids) for t in tokens], kind="stable")  # batches of like lengths pad less
         batches = [order[i : i + batch_size] for i in range(0, len(texts), batch_size)]
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         workers = min(len(batches), _processors())
         with contextlib.ExitStack() as stack:
             if _ONE_BLAS_THREAD is None:
                 stack.enter_context(self.blas.limit(limits=1, user_api="blas"))
             if workers > 1:
-                pool = stack.enter_context(ThreadPoolExecutor(workers))
+                pool = ThreadPoolExecutor(workers)
+                stack.callback(pool.shutdown, cancel_futures=True)  # a consumer that stops early waits for no more
                 vectors = pool.map(lambda idx: self._vectors([tokens[j].ids for j in idx]), batches)
             else:
                 vectors = (self._vectors([tokens[j].ids for j in idx]) for idx in batches)
-            for idx, vecs in zip(batches, vectors):
-                out[idx] = vecs
-        return out
+            yield from zip(batches, vectors)
 
     def _vectors(self, ids: list[list[int]]) -> np.ndarray:
         """Unit mean-pooled vectors of one batch of token ids (padded here with [PAD])."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,26 @@ def test_a_text_embeds_alike_alone_and_in_a_batch():
     texts = json.loads(REFERENCE.read_text())["texts"]
     embedder = load_embedder()
     assert np.abs(embedder.encode(texts[1:2])[0] - embedder.encode(texts)[1]).max() < 1e-5
+
+
+def test_batches_give_each_text_once_as_they_are_computed():
+    """MiniLM.batches (the build's progress bar moves with it): every text once, each vector the
+    one encode gives; a consumer that stops after the first batch is not kept waiting for the rest."""
+    texts = json.loads(REFERENCE.read_text())["texts"] * 30
+    embedder = load_embedder()
+    seen = np.zeros(len(texts), dtype=int)
+    vectors = np.zeros((len(texts), 384), dtype=np.float32)
+    for idx, vecs in embedder.batches(texts, batch_size=4):
+        assert len(idx) == len(vecs) <= 4
+        seen[idx] += 1
+        vectors[idx] = vecs
+    assert (seen == 1).all()
+    assert np.array_equal(vectors, embedder.encode(texts, batch_size=4))
+    stream = embedder.batches(texts * 20, batch_size=1)  # computed in full: about a minute here
+    next(stream)
+    start = time.monotonic()
+    stream.close()  # the workers' queued batches are cancelled, not computed
+    assert time.monotonic() - start < 5
 
 
 def test_altered_weights_are_refused(tmp_path):
