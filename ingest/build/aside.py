@@ -11,6 +11,12 @@ vectors are computed inherits the read laws and the loaded tagger and starts at 
 through a pipe) or raises its exception. Where the system cannot fork, or there is one processor, the
 function runs here when the Aside is made. When the second process dies without an answer (killed,
 out of memory), the function runs again here: nothing is lost, it only takes longer.
+
+A fork copies only the thread that forks, so the function must not need a lock another thread of
+this process might hold: the build forks before its vector threads start, and the second process
+tags, reads files and opens its own SQLite connections, nothing more. It also inherits the build
+lock's open file (:mod:`.lock`): a build killed while the second process works holds the lock until
+that process has finished too, a few seconds later.
 """
 
 from __future__ import annotations
