@@ -44,6 +44,12 @@ def _set(folder: Path, db: Path) -> None:
     rows += [(q["_id"], "whist/5/a", 2) for q in queries[10:]]  # its parent whist/5 not graded: a chain gap
     (folder / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{a}\t{b}\t{g}\n" for a, b, g in rows),
                                       encoding="utf-8")
+    pools: dict[str, list[str]] = {}
+    for a, b, _ in rows:
+        pools.setdefault(a, []).append(b)
+    pools["i03"].append("whist/5")  # the writer pooled it for i03 and never graded it
+    pools["i04"].remove("cribbage/1")  # graded beyond the writer's pool, as the search's results are
+    (folder / "pools.json").write_text(json.dumps(pools), encoding="utf-8")
     lines = [f"walrus migration number {n}" for n in range(11)] + ["the best card shop in town"]
     (folder / "nonsense.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -65,6 +71,8 @@ def test_each_fault_fails_and_the_rest_passes(tmp_path):
     assert any("parents graded 1 or more: 30 (query, parent) missing or below 1:" in line and "('i40', 'whist/5')" in line
                for line in failed)
     assert any("no card-law vocabulary" in line and "[12]" in line for line in failed)
+    assert "FAIL every law of pools.json is graded in qrels.tsv" in failed
+    assert "INFO judgments beyond the writer's pool (the search's results, graded apart): 1" in lines
     assert "PASS 40 queries i01–i40, sorted" in lines
     assert "PASS game-named queries over 10 games (9 or more)" in lines
     assert "PASS every query has a law graded 2" in lines
