@@ -52,6 +52,22 @@ def test_when_the_second_process_dies_the_work_is_done_here():
         assert aside.result() == "done here"
 
 
+def test_the_second_process_leaves_ctrl_c_to_the_first():
+    """Ctrl-C reaches every process of the terminal's group; the second one ignores it (the first
+    stops it), so it neither dies with a traceback nor makes the first do its work again."""
+    import signal
+
+    def work():
+        time.sleep(1.5)
+        return os.getpid()
+
+    with Aside(work) as aside:
+        second = aside._process.pid
+        time.sleep(0.5)
+        os.kill(second, signal.SIGINT)
+        assert aside.result() == second  # answered by the second process, not done again here
+
+
 def test_leaving_before_the_answer_stops_the_second_process():
     with Aside(lambda: time.sleep(60)) as aside:
         process = aside._process
@@ -85,3 +101,36 @@ def test_a_build_beside_the_vectors_writes_what_a_build_in_turn_writes(books_db,
         beside = sqlite3.connect(books_db.db_path).execute(sql).fetchall()
         assert beside, table
         assert beside == sqlite3.connect(in_turn).execute(sql).fetchall(), table
+
+
+def test_ctrl_c_during_a_build_stops_both_processes_quietly(shared_corpus, tmp_path):
+    """Ctrl-C reaches the whole foreground process group: the build stops with one short message
+    and no traceback, no database written, and no process of the build left."""
+    import signal
+    import subprocess
+    import sys
+
+    from ingest.build.catalog import load_catalog
+    from ingest.build.fetch import fetch_books
+
+    fetch_books(load_catalog(), tmp_path / "cache", mirror=shared_corpus)
+    db = tmp_path / "new.db"
+    # Python's own Ctrl-C handler, even where this process was started with Ctrl-C ignored (a background job)
+    command = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "from ingest.cli import main; sys.argv[0] = 'cardlaws'; main()")
+    build = subprocess.Popen([sys.executable, "-c", command, "build", "--db", str(db), "--cache", str(tmp_path / "cache")],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    output = []
+    for line in build.stdout:  # the vectors have begun: the second process is tagging the laws
+        output.append(line)
+        if line.startswith("Embedding laws"):
+            break
+    os.killpg(build.pid, signal.SIGINT)
+    rest, _ = build.communicate(timeout=60)
+    output.append(rest)
+    assert build.returncode != 0
+    assert "Traceback" not in "".join(output)
+    assert not db.exists()
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(build.pid, 0)  # no process of the build's group is left

@@ -24,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Generic, TypeVar
@@ -36,7 +37,9 @@ def _processors() -> int:
 
 
 def _run(work: Callable[[], T], conn: Connection) -> None:
-    """In the second process: send ``(True, value)`` or ``(False, exception)``."""
+    """In the second process: send ``(True, value)`` or ``(False, exception)``. Ctrl-C is left to the
+    first process, which stops this one (no second traceback on the terminal)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         answer: tuple[bool, object] = (True, work())
     except Exception as e:  # noqa: BLE001 - handed to the first process, which raises it
