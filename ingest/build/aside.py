@@ -71,9 +71,9 @@ class Aside(Generic[T]):
         self._process.start()
         child.close()
 
-    def ready(self) -> bool:
-        """Whether :meth:`result` would answer at once."""
-        return self._done or self._conn.poll()
+    def ready(self, within: float = 0.0) -> bool:
+        """Whether :meth:`result` would answer at once, waiting up to ``within`` seconds for it."""
+        return self._done or self._conn.poll(within)
 
     def result(self) -> T:
         """The value of ``work()``; raises what ``work()`` raised."""

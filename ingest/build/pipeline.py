@@ -80,9 +80,11 @@ def beside_vectors(laws: list[Law], folder: Path, db_path: Path, tagger: Tagger 
 
 
 def _beside_result(aside: Aside[Beside], laws: list[Law], progress: Progress) -> Beside:
-    """Wait for the second process (a bar of one step if it is still at work) and set each law's
-    mentions, decision and citation from its answer."""
-    for _ in [None] if aside.ready() else progress([None], 1, "Tagging and citing laws (in a second process)"):
+    """Wait for the second process and set each law's mentions, decision and citation from its
+    answer. A bar of one step (the second process's answer) is shown only if it has not answered
+    within a second: it has always finished before the vectors of a new database."""
+    waiting = "Waiting for the second process to finish tagging and citing the laws"
+    for _ in [None] if aside.ready(within=1.0) else progress([None], 1, waiting):
         beside = aside.result()
     beside.apply(laws)
     return beside
