@@ -8,10 +8,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
-from ingest.build.aside import Aside
+from ingest.build.aside import Aside, SecondProcessTraceback
 from ingest.build.pipeline import build
 from ingest.models import CorpusError
 from ingest.paths import SEEDS
@@ -134,3 +135,44 @@ def test_ctrl_c_during_a_build_stops_both_processes_quietly(shared_corpus, tmp_p
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
         os.killpg(build.pid, 0)  # no process of the build's group is left
+
+
+def test_an_error_in_the_second_process_keeps_its_traceback():
+    def tag_the_laws():
+        raise ValueError("a damaged row")
+
+    with Aside(tag_the_laws) as aside, pytest.raises(ValueError, match="a damaged row") as raised:
+        aside.result()
+    assert isinstance(raised.value.__cause__, SecondProcessTraceback)
+    assert "in tag_the_laws" in str(raised.value.__cause__)
+
+
+def test_a_killed_build_s_second_process_ends_too(tmp_path):
+    """The first process killed (SIGKILL, no clean-up) while the second still works: the second
+    ends as well, instead of waiting for ever to send its answer (more than a pipe holds) to nobody,
+    holding the build lock's file."""
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal, sys, time\n"
+        "from ingest.build.aside import Aside\n"
+        "aside = Aside(lambda: (time.sleep(2), b'x' * 1_000_000))\n"
+        "open(sys.argv[1], 'w').write(str(aside._process.pid))\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    pid_file = tmp_path / "second.pid"  # not a pipe: the second process would hold it open
+    subprocess.run([sys.executable, "-c", script, str(pid_file)], stdout=subprocess.DEVNULL, check=False, timeout=60)
+    second = int(pid_file.read_text())
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{second}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            break  # ended and reaped
+        if state == "Z":
+            break  # ended, its parent (init) not yet reaping it
+        time.sleep(0.2)
+    else:
+        os.kill(second, 9)
+        raise AssertionError(f"the second process {second} outlived the first by 15 s")

@@ -221,3 +221,24 @@ def test_citations_are_resolved_again_when_a_law_changes(tmp_path, write_source)
     assert run("build", "--corpus", corpus, "--db", fresh).exit_code == 0
     # the vectors aside: law 3's, computed alone, differs in its last bits from one computed in a batch
     assert {**_dump(db), "law_embeddings": None} == {**_dump(fresh), "law_embeddings": None}
+
+
+def test_a_damaged_tagging_row_is_tagged_again_and_a_killed_build_s_file_removed(tmp_path, write_source):
+    """A rebuild reads each law's tagging back from the previous database: a row that does not
+    read back (damaged by hand) is tagged again, not a crash. A killed build leaves its temporary
+    file beside the database; the next build (holding the lock, so no other is writing) removes it."""
+    corpus, db = tmp_path / "corpus", tmp_path / "out.db"
+    write_source(corpus, "small", GOOD_TEXT, GOOD_SIDECAR)
+    assert run("build", "--corpus", corpus, "--db", db).exit_code == 0
+    conn = sqlite3.connect(db)
+    first = conn.execute("select key, mentions from law_tagging order by key").fetchall()
+    conn.execute("update law_tagging set mentions = '{not json' where key = ?", [first[0][0]])
+    conn.commit()
+    conn.close()
+    stale = tmp_path / ".out.db.building-999999"
+    stale.write_bytes(b"half a database")
+    again = run("build", "--corpus", corpus, "--db", db)
+    assert again.exit_code == 0, again.output
+    assert "1 laws' tagging kept from the previous build, 1 tagged" in again.stderr
+    assert sqlite3.connect(db).execute("select key, mentions from law_tagging order by key").fetchall() == first
+    assert not stale.exists()

@@ -15,8 +15,9 @@ out of memory), the function runs again here: nothing is lost, it only takes lon
 A fork copies only the thread that forks, so the function must not need a lock another thread of
 this process might hold: the build forks before its vector threads start, and the second process
 tags, reads files and opens its own SQLite connections, nothing more. It also inherits the build
-lock's open file (:mod:`.lock`): a build killed while the second process works holds the lock until
-that process has finished too, a few seconds later.
+lock's open file (:mod:`.lock`): when the first process dies (killed), the second is sent SIGTERM
+(Linux's parent-death signal) and the lock is released with it; where that signal is not to be
+had, the second ends once its work is done, its answer finding the pipe closed.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Generic, TypeVar
@@ -36,18 +38,51 @@ def _processors() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _run(work: Callable[[], T], conn: Connection) -> None:
-    """In the second process: send ``(True, value)`` or ``(False, exception)``. Ctrl-C is left to the
-    first process, which stops this one (no second traceback on the terminal)."""
+def can_fork() -> bool:
+    """Whether an :class:`Aside` runs in a second process here: the system forks, and this
+    process may run on more than one processor."""
+    return "fork" in multiprocessing.get_all_start_methods() and _processors() > 1
+
+
+class SecondProcessTraceback(Exception):
+    """The traceback of an exception raised in the second process (its ``__cause__`` here)."""
+
+    def __str__(self) -> str:
+        return "\n" + self.args[0]
+
+
+def _stop_with(parent: int) -> None:
+    """End this process when the first one ends, however it ends (Linux: the parent-death signal),
+    so a killed build's second process does not hold its lock; elsewhere the closed pipe ends it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the first process ended before the signal was asked for
+        os._exit(1)
+
+
+def _run(work: Callable[[], T], conn: Connection, theirs: Connection, parent: int) -> None:
+    """In the second process: send ``(True, value, None)`` or ``(False, exception, traceback)``.
+    Ctrl-C is left to the first process, which stops this one (no second traceback on the
+    terminal). The first process's end of the pipe, inherited by the fork, is closed at once: when
+    the first process dies, sending then fails instead of waiting for a reader that never comes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    theirs.close()
+    _stop_with(parent)
     try:
-        answer: tuple[bool, object] = (True, work())
+        answer: tuple[bool, object, str | None] = (True, work(), None)
     except Exception as e:  # noqa: BLE001 - handed to the first process, which raises it
-        answer = (False, e)
+        answer = (False, e, traceback.format_exc())
     try:
-        conn.send(answer)
-    except (pickle.PicklingError, TypeError, AttributeError) as e:  # an exception (or value) that cannot be pickled
-        conn.send((False, RuntimeError(f"the build's second process failed: {answer[1]!r} ({e})")))
+        try:
+            conn.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError) as e:  # an exception (or value) that cannot be pickled
+            conn.send((False, RuntimeError(f"the build's second process failed: {answer[1]!r} ({e})"), answer[2]))
+    except OSError:  # the first process is gone (BrokenPipeError): nobody to answer
+        pass
     conn.close()
 
 
@@ -59,7 +94,7 @@ class Aside(Generic[T]):
 
     def __init__(self, work: Callable[[], T]) -> None:
         self.work = work
-        self.forked = "fork" in multiprocessing.get_all_start_methods() and _processors() > 1
+        self.forked = can_fork()
         self._done = False
         self._value: T | None = None
         if not self.forked:
@@ -67,7 +102,8 @@ class Aside(Generic[T]):
             return
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe(duplex=False)
-        self._process = context.Process(target=_run, args=(work, child), name="cardlaws-build-aside", daemon=True)
+        self._process = context.Process(target=_run, args=(work, child, self._conn, os.getpid()),
+                                        name="cardlaws-build-aside", daemon=True)
         self._process.start()
         child.close()
 
@@ -79,8 +115,9 @@ class Aside(Generic[T]):
         """The value of ``work()``; raises what ``work()`` raised."""
         if self._done:
             return self._value  # type: ignore[return-value]
+        trace = None
         try:
-            ok, value = self._conn.recv()
+            ok, value, trace = self._conn.recv()
             self._process.join(timeout=10)  # it exits once it has answered
         except (EOFError, OSError):  # the second process died without an answer: do the work here
             self.close()
@@ -88,7 +125,7 @@ class Aside(Generic[T]):
         finally:
             self.close()
         if not ok:
-            raise value  # type: ignore[misc]
+            raise value from (SecondProcessTraceback(trace) if trace else None)  # type: ignore[misc]
         self._value = value
         return value  # type: ignore[return-value]
 

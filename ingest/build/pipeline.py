@@ -20,7 +20,7 @@ from .. import vocabulary
 from ..models import CorpusError, Decision, Document, Law, Links, Mention, Ruling, Segmentation
 from ..situation_model import SituationModel
 from .annotations import final_tags, read_annotations
-from .aside import Aside
+from .aside import Aside, can_fork
 from .catalog import BookEntry, footnotes, load_catalog
 from .citing import STAGE as CITING_STAGE
 from .citing import Citing, cite_laws
@@ -79,13 +79,13 @@ def beside_vectors(laws: list[Law], folder: Path, db_path: Path, tagger: Tagger 
                   book_words, citing, citing_key, kept)
 
 
-def _beside_result(aside: Aside[Beside], laws: list[Law], progress: Progress) -> Beside:
+def _beside_result(aside: Aside[Beside], laws: list[Law], on_wait: Callable[[str], None] | None) -> Beside:
     """Wait for the second process and set each law's mentions, decision and citation from its
-    answer. A bar of one step (the second process's answer) is shown only if it has not answered
-    within a second: it has always finished before the vectors of a new database."""
-    waiting = "Waiting for the second process to finish tagging and citing the laws"
-    for _ in [None] if aside.ready(within=1.0) else progress([None], 1, waiting):
-        beside = aside.result()
+    answer; ``on_wait(message)`` is called if it has not answered within a second (with the books
+    it has finished long before the vectors)."""
+    if not aside.ready(within=1.0) and on_wait:
+        on_wait("waiting for the second process to finish tagging and citing the laws")
+    beside = aside.result()
     beside.apply(laws)
     return beside
 
@@ -182,12 +182,13 @@ def build(
 
     ``progress(items, length, label)`` wraps the long loops (tagging, embedding) to show progress.
     One build of a database runs at a time: while another holds it, ``on_wait(message)`` is called
-    and this build waits (:func:`~ingest.build.lock.build_lock`).
+    and this build waits (:func:`~ingest.build.lock.build_lock`); it is called too if the build
+    waits for its second process (:mod:`.aside`).
     Raises :class:`CorpusError` for bad input; the file at ``db_path`` is then untouched.
     """
     with build_lock(db_path, on_wait):
         return _build(corpus_dirs, db_path, progress, tagger, cache, catalog, embed, rulings_dir, annotations_dir,
-                      questions_dir)
+                      questions_dir, on_wait)
 
 
 def _build(
@@ -201,6 +202,7 @@ def _build(
     rulings_dir: Path | None,
     annotations_dir: Path | None = None,
     questions_dir: Path | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> BuildReport:
     t0 = time.perf_counter()
     refuse_foreign(db_path)
@@ -246,14 +248,15 @@ def _build(
     used = {s.code.game: games[s.code.game] for _, segs in segmented for s in segs}
     rules = {b.slug: b.rules for b in books.values() if b.rules}  # a book of cases rules on this code
     folder = tagger.folder if tagger else vocabulary.FOLDER
-    if embed:
+    if embed and can_fork():
         with Aside(lambda: beside_vectors(laws, folder, db_path, tagger, no_progress, docs, used, rulings, rules)) as aside:
             vectors, embedded = embed_laws(laws, db_path, progress)
             questions, embedded_questions = embed_questions(laws, db_path, progress)
-            beside = _beside_result(aside, laws, progress)
-    else:
+            beside = _beside_result(aside, laws, on_wait)
+    else:  # in turn: no vectors, or no second processor
         beside = beside_vectors(laws, folder, db_path, tagger, progress, docs, used, rulings, rules)
-        (vectors, embedded), (questions, embedded_questions) = ({}, 0), ({}, 0)
+        vectors, embedded = embed_laws(laws, db_path, progress) if embed else ({}, 0)
+        questions, embedded_questions = embed_questions(laws, db_path, progress) if embed else ({}, 0)
     reviewed, review_warnings = read_annotations(annotations_dir, laws) if annotations_dir else ({}, [])
     warnings += review_warnings
     links = Links(beside.citing.cross_references, beside.citing.ruling_citations)
@@ -274,7 +277,9 @@ def _build(
                     questions, beside.book_words, {CITING_STAGE: (beside.citing_key, beside.citing.dumps())})
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
-    tmp.unlink(missing_ok=True)
+    for stale in db_path.parent.iterdir():  # a killed build's (this build holds the lock: no other is writing)
+        if stale.name.startswith(f".{db_path.name}.building-"):
+            stale.unlink(missing_ok=True)
     try:
         counts = write_database(tmp, corpus)
         with open(tmp, "rb+") as f:

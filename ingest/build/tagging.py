@@ -88,7 +88,7 @@ def previous_tagging(db_path: Path, wanted: set[str]) -> dict[str, tuple[str, st
 def tag_laws(laws: list[Law], folder: Path, progress: Progress, previous: Path | None = None,
              tagger: Tagger | None = None) -> tuple[dict[str, str], int]:
     """Set each law's entity ``mentions`` and proposed ``decision``: from the database at
-    ``previous`` where its key is there, else by one spaCy pass for both, with ``tagger`` (an
+    ``previous`` where its key is there and its row reads back, else by one spaCy pass for both, with ``tagger`` (an
     entity :class:`~ingest.tag.Tagger` of the vocabulary ``folder``; made here when none is given
     and some law is to be tagged). Returns each law's key by law id and how many laws were tagged
     (the others were reused). Raises :class:`~ingest.vocabulary.VocabularyError` (a
@@ -96,10 +96,12 @@ def tag_laws(laws: list[Law], folder: Path, progress: Progress, previous: Path |
     fp = fingerprint(folder)
     keys = {law.id: tagging_key(law.text, fp) for law in laws}
     known = previous_tagging(previous, set(keys.values())) if previous else {}
+    todo = []
     for law in laws:
-        if keys[law.id] in known:
+        try:
             law.mentions, law.decision = loads(*known[keys[law.id]])
-    todo = [law for law in laws if keys[law.id] not in known]
+        except (KeyError, ValueError, TypeError):  # not tagged before, or its row of the previous database damaged
+            todo.append(law)
     if todo:
         from ..situations import SituationTagger
         from ..tag import Tagger
