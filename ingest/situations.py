@@ -21,6 +21,9 @@ from .tag import Tagger, compile_phrase
 # in a situation cue, "..." spans up to six words and may cross a comma ("If, in dealing, a card be
 # exposed"), not the end of a sentence or clause
 CUE_GAP = {"ORTH": {"NOT_IN": [".", ";", ":", "!", "?"]}, "OP": "{0,6}"}
+# (The cue matcher takes about 2 s of a new database's build. An unbounded gap, "OP": "*", took 1.56 s
+# against 2.05 s on the 1,540 laws on 2026-12-02, but matches more (5,731 matches against 5,059):
+# not adopted. The tagging now runs beside the vectors, in a second process: ingest.build.aside.)
 
 
 class SituationTagger:
