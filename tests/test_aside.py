@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build.aside import Aside, SecondProcessTraceback
+from ingest.build.aside import Aside, SecondProcessTraceback, can_fork
 from ingest.build.pipeline import build
 from ingest.models import CorpusError
 from ingest.paths import SEEDS
 
-pytestmark = pytest.mark.skipif(not Aside(lambda: None).forked, reason="this system cannot fork, or has one processor")
+pytestmark = pytest.mark.skipif(not can_fork(), reason="this system cannot fork, or has one processor")
 
 
 def test_the_work_is_done_in_a_second_process_and_its_value_comes_back():
