@@ -133,7 +133,7 @@ def gelu(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def _processors() -> int:
+def processors() -> int:
     """The processors this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -241,7 +241,7 @@ class MiniLM:
         tokens = self.tokenizer.encode_batch(texts)
         order = np.argsort([len(t.ids) for t in tokens], kind="stable")  # batches of like lengths pad less
         batches = [order[i : i + batch_size] for i in range(0, len(texts), batch_size)]
-        workers = min(len(batches), _processors())
+        workers = min(len(batches), processors())
         with contextlib.ExitStack() as stack:
             if _ONE_BLAS_THREAD is None:
                 stack.enter_context(self.blas.limit(limits=1, user_api="blas"))
@@ -280,6 +280,11 @@ class SentenceTransformerModel:  # pragma: no cover - needs a model hub, which t
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         return self.model.encode(texts, batch_size=batch_size, normalize_embeddings=True).astype(np.float32)
+
+    def batches(self, texts: list[str], batch_size: int = 32, share: int = 256) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The vectors of ``texts``, ``share`` texts at a time, as :meth:`MiniLM.batches` gives them."""
+        for start in range(0, len(texts), share):
+            yield np.arange(start, min(start + share, len(texts))), self.encode(texts[start : start + share], batch_size)
 
 
 @functools.cache

@@ -31,17 +31,15 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Generic, TypeVar
 
+from ..embed import processors
+
 T = TypeVar("T")
-
-
-def _processors() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def can_fork() -> bool:
     """Whether an :class:`Aside` runs in a second process here: the system forks, and this
     process may run on more than one processor."""
-    return "fork" in multiprocessing.get_all_start_methods() and _processors() > 1
+    return "fork" in multiprocessing.get_all_start_methods() and processors() > 1
 
 
 class SecondProcessTraceback(Exception):
@@ -120,7 +118,6 @@ class Aside(Generic[T]):
             ok, value, trace = self._conn.recv()
             self._process.join(timeout=10)  # it exits once it has answered
         except (EOFError, OSError):  # the second process died without an answer: do the work here
-            self.close()
             ok, value = True, self.work()
         finally:
             self.close()

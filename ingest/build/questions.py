@@ -26,7 +26,6 @@ from .vectors import Progress, embed_new
 COLUMNS = ["law_id", "form", "text", "opening"]
 FORMS = ("question", "account")
 MAX_WORDS = 40
-BATCH = 512  # questions handed at once to a model that gives no vectors as it goes (ingest.build.vectors.embed_new)
 MODEL_BATCH = 16  # questions a forward pass: short texts, so more than a law's 4 (3,005 questions: 5.7 s against 7.5 s)
 
 
@@ -131,5 +130,5 @@ def embed_questions(laws: list[Law], previous: Path, progress: Progress,
     texts = {(law.id, n): q for law in laws if not law.witness_of for n, q in enumerate(law.questions)}
     hashes = {key: content_hash(f"question: {q}", model) for key, q in texts.items()}
     known, computed = embed_new({hashes[key]: q for key, q in texts.items()}, previous, "law_questions", progress,
-                                "Embedding questions", model, BATCH, MODEL_BATCH)
+                                "Embedding questions", model, MODEL_BATCH)
     return {key: LawVector(model, h, known[h]) for key, h in hashes.items()}, len(computed)

@@ -18,7 +18,6 @@ from ..embed import DEFAULT_MODEL, content_hash, law_passage, load_embedder
 from ..models import Law, LawVector
 
 Progress = Callable[[Iterable, int, str], Iterable]
-BATCH = 256  # texts handed at once to a model that gives no vectors as it goes (a sentence-transformers model)
 
 
 def previous_vectors(db_path: Path, model: str, wanted: set[str], table: str = "law_embeddings") -> dict[str, bytes]:
@@ -39,30 +38,22 @@ def previous_vectors(db_path: Path, model: str, wanted: set[str], table: str = "
 
 
 def embed_new(texts: dict[str, str], previous: Path, table: str, progress: Progress, label: str,
-              model: str = DEFAULT_MODEL, batch: int = BATCH, model_batch: int | None = None
+              model: str = DEFAULT_MODEL, model_batch: int | None = None
               ) -> tuple[dict[str, bytes], set[str]]:
     """Vector bytes (float32) by content hash for ``texts`` (content hash → text): reused from
     ``table`` of the database at ``previous`` where found, else computed, the shortest first so each
-    batch pads little: ``model_batch`` texts a forward pass (else the model's own number). The
-    project's model gives its vectors as it computes them (:meth:`ingest.embed.MiniLM.batches`),
-    and the progress bar moves with them; another is handed ``batch`` texts at a time. (Handed 64
-    laws at a time, the project's model took 18.0 s for the books, 256 at a time 14.5 s: each share
-    ended with a worker waiting for the other; since 2026-12-02 it is handed them all at once.)
-    Returns the vectors and the hashes computed."""
+    batch pads little: ``model_batch`` texts a forward pass (else the model's own number). The model
+    gives its vectors as it computes them (``batches``: :meth:`ingest.embed.MiniLM.batches`), and the
+    progress bar moves with them. (Handed 64 laws at a time, the project's model took 18.0 s for the
+    books, 256 at a time 14.5 s: each share ended with a worker waiting for the other; since
+    2026-12-02 it is handed them all at once.) Returns the vectors and the hashes computed."""
     known = previous_vectors(previous, model, set(texts), table)
     todo = sorted((h for h in texts if h not in known), key=lambda h: len(texts[h]))
     if todo:
-        embedder = load_embedder(model)
         sizes = {"batch_size": model_batch} if model_batch else {}
-        if hasattr(embedder, "batches"):  # the vectors as they come (ingest.embed.MiniLM): one pool of workers for all
-            for h, vec in progress(_each(embedder.batches([texts[h] for h in todo], **sizes), todo), len(todo), label):
-                known[h] = vec.astype("float32").tobytes()
-        else:
-            for n, _ in enumerate(progress(todo, len(todo), label)):  # counted in texts, encoded in batches
-                if n % batch == 0:  # the batch this text opens, encoded as the bar reaches it
-                    chunk = todo[n : n + batch]
-                    for h, vec in zip(chunk, embedder.encode([texts[h] for h in chunk], **sizes), strict=True):
-                        known[h] = vec.astype("float32").tobytes()
+        batches = load_embedder(model).batches([texts[h] for h in todo], **sizes)
+        for h, vec in progress(_each(batches, todo), len(todo), label):
+            known[h] = vec.astype("float32").tobytes()
     return known, set(todo)
 
 

@@ -171,9 +171,11 @@ class Trees:
         answers = np.einsum("rtk,k->rt", at_most.view(np.uint8), self._bits)
         return self._table[answers + self._offset].sum(axis=1)
 
+    ARRAYS = ("feature", "threshold", "left", "right", "value", "roots")  # the fields :meth:`arrays` gives, in order
+
     def arrays(self) -> dict[str, np.ndarray]:
         """The arrays by name, as :meth:`Ranker.save` stores them (``tree_`` and the field)."""
-        return {f"tree_{k}": getattr(self, k) for k in ("feature", "threshold", "left", "right", "value", "roots")}
+        return {f"tree_{k}": getattr(self, k) for k in self.ARRAYS}
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,7 @@ class Ranker:
                 meta = json.loads(str(data["meta"]))
                 if meta.get("features") != list(FEATURES) or "topic" not in data or "tree_roots" not in data:
                     raise other
-                trees = Trees(*(data[f"tree_{k}"] for k in ("feature", "threshold", "left", "right", "value", "roots")),
+                trees = Trees(*(data[f"tree_{k}"] for k in Trees.ARRAYS),
                               int(meta["depth"]))
                 topic = data["topic"].astype(np.float32)
             fitted = cls(trees, float(meta["threshold"]), meta["trained_on"], topic,
