@@ -8,6 +8,8 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
+
 from ..paths import PROJECT_ROOT
 
 GOLD = PROJECT_ROOT / "tests" / "situations" / "gold.jsonl"
@@ -80,3 +82,11 @@ def kappa(first: dict[str, set[str]], second: dict[str, set[str]]) -> dict[str, 
         out[s] = (k(a, b), sum(a), sum(b), sum(x and y for x, y in zip(a, b)))
     out["all"] = (k(all_a, all_b), sum(all_a), sum(all_b), sum(x and y for x, y in zip(all_a, all_b)))
     return out
+
+
+def macro(truth: np.ndarray, predicted: np.ndarray, least: int = 10) -> tuple[float, float]:
+    """Macro precision and recall over the labels (columns of ``(laws, labels)`` 0/1 arrays) with
+    ``least`` or more true laws; a label never predicted has precision 0."""
+    keep = truth.sum(axis=0) >= least
+    tp, pr, gd = (predicted & truth).sum(axis=0)[keep], predicted.sum(axis=0)[keep], truth.sum(axis=0)[keep]
+    return float(np.mean(np.where(pr > 0, tp / np.maximum(pr, 1), 0.0))), float(np.mean(tp / gd))
