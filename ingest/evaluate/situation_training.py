@@ -60,7 +60,7 @@ MIN_POSITIVES = 5
 # a logistic output a situation, 5 epochs; "game. section. text [of: parent]"), on one fold only
 # (Hoffmann's 439 laws held out, the largest book but one): macro F1 0.750 over its 30 situations
 # with 3 or more laws even with each situation's best threshold read off the held-out book itself,
-# against 0.772 for this model's own predictions of that book. Both use only what a new book has.
+# against 0.772 for this model's own predictions of that book. All three use only what a new book has.
 
 
 @dataclass

@@ -86,7 +86,7 @@ def kappa(first: dict[str, set[str]], second: dict[str, set[str]]) -> dict[str, 
 
 def macro(truth: np.ndarray, predicted: np.ndarray, least: int = 10) -> tuple[float, float]:
     """Macro precision and recall over the labels (columns of ``(laws, labels)`` 0/1 arrays) with
-    ``least`` or more true laws; a label never predicted has precision 0."""
+    ``least`` (1 or more) true laws; a label never predicted has precision 0."""
     keep = truth.sum(axis=0) >= least
     tp, pr, gd = (predicted & truth).sum(axis=0)[keep], predicted.sum(axis=0)[keep], truth.sum(axis=0)[keep]
     return float(np.mean(np.where(pr > 0, tp / np.maximum(pr, 1), 0.0))), float(np.mean(tp / gd))
