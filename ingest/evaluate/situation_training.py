@@ -328,9 +328,9 @@ def leave_one_book_out(data: Dataset, log: Counter | None = None, fraction: floa
     for book in sorted(set(data.books)):
         train, held = np.where(data.books != book)[0], np.where(data.books == book)[0]
         if fraction < 1.0:
+            by_book = (train[data.books[train] == b] for b in sorted(set(data.books[train])))
             train = np.sort(np.concatenate([draw.choice(rows, max(1, round(fraction * len(rows))), replace=False)
-                                            for b in sorted(set(data.books[train]))
-                                            for rows in [train[data.books[train] == b]]]))
+                                            for rows in by_book]))
         labellers, outer = fit(data, train, matrix, log)
         x = outer.x[held].toarray().astype(np.float32)
         for model, out in zip(labellers, predicted):
